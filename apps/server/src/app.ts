@@ -1,0 +1,84 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import cookie from "@fastify/cookie";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type pg from "pg";
+import { LIMITS } from "@atende/shared";
+import type { Config } from "./config.js";
+import type { AppContext } from "./core/context.js";
+import { registerAuthHooks, registerErrorHandler } from "./core/http.js";
+import { Jobs } from "./core/jobs.js";
+import { Realtime } from "./core/realtime.js";
+import { TokenService } from "./core/tokens.js";
+import { Sql } from "./db/sql.js";
+import { domains } from "./domains/index.js";
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Starts jobs; call before listen. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type App = FastifyInstance;
+
+
+export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: string): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const sql = new Sql(pool);
+  const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
+  const realtime = new Realtime(app.server, sql, tokens);
+  if (config.redisUrl) await realtime.useRedis(config.redisUrl);
+  const jobs = new Jobs(databaseUrl, config.runJobs);
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens };
+
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false, hook: "preHandler" });
+  await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });
+
+  await app.register(
+    async (api) => {
+      registerAuthHooks(api, ctx);
+      for (const domain of domains) await api.register(async (scope) => domain(scope.withTypeProvider<ZodTypeProvider>(), ctx));
+    },
+    { prefix: "/api" },
+  );
+
+  const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
+  if (existsSync(path.join(webDist, "index.html"))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    app.get("/*", { config: { public: true } }, (request, reply) => {
+      const file = request.url.split("?")[0] ?? "/";
+      if (file.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(file)) {
+        return reply.sendFile(file.replace(/^\//, ""));
+      }
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    });
+  }
+
+  return {
+    app,
+    ctx,
+    async start() {
+      await jobs.start();
+    },
+    async close() {
+      await realtime.close();
+      await app.close();
+      await jobs.stop();
+    },
+  };
+}

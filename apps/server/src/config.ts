@@ -1,0 +1,62 @@
+import path from "node:path";
+
+export const DEV_ADMIN_EMAIL = "admin@atende.local";
+export const DEV_ADMIN_PASSWORD = "admin123";
+const DEV_JWT_SECRET = "development-only-jwt-secret-change-me";
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  adminEmail: string;
+  adminPassword: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  whatsappGraphUrl: string;
+  webDist: string | undefined;
+  logLevel: string;
+  /** Start the durable job workers in this process. */
+  runJobs: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development";
+  const config: Config = {
+    env: nodeEnv,
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? "0.0.0.0",
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR ?? "./data"),
+    jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    accessTokenTtlSeconds: Number(env.ACCESS_TOKEN_TTL_SECONDS ?? 900),
+    refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 7),
+    adminEmail: env.ADMIN_EMAIL ?? DEV_ADMIN_EMAIL,
+    adminPassword: env.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? "Atende <no-reply@atende.local>",
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`,
+    whatsappGraphUrl: env.WHATSAPP_GRAPH_URL ?? "https://graph.facebook.com/v21.0",
+    webDist: env.WEB_DIST,
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
+    runJobs: env.RUN_JOBS !== "false",
+  };
+  if (config.env === "production") {
+    if (!env.JWT_SECRET || config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
+      throw new ConfigError("JWT_SECRET must be set to a random value of at least 32 characters in production");
+    }
+    if (!env.ADMIN_PASSWORD || config.adminPassword === DEV_ADMIN_PASSWORD || config.adminPassword.length < 8) {
+      throw new ConfigError("ADMIN_PASSWORD must be set (8+ characters, not the development default) in production");
+    }
+  }
+  return config;
+}

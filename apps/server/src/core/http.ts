@@ -1,0 +1,96 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
+import { passesGate, type RouteGate } from "@atende/shared";
+import type { RequestActor } from "./actor.js";
+import { loadActor } from "./actor.js";
+import type { AppContext } from "./context.js";
+import { AppError } from "./errors.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    actor: RequestActor;
+  }
+  interface FastifyContextConfig {
+    /** No session needed. */
+    public?: boolean;
+    /** Role / super / plan-flag gate applied before the handler. */
+    gate?: RouteGate;
+  }
+}
+
+/** One error shape for every failure: `{ error, message }`; never a stack trace. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ error: "ERR_NOT_FOUND", message: `Route ${request.method} ${request.url.split("?")[0]} not found` });
+  });
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send({ error: err.code, message: err.message, ...err.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const key = issue.instancePath.replace(/^\//, "").replace(/\//g, ".");
+        fields[key || "_"] = issue.message ?? "Invalid";
+      }
+      const first = Object.entries(fields)[0];
+      return reply.status(400).send({
+        error: "ERR_VALIDATION",
+        message: first ? `${first[0]}: ${first[1]}` : "Invalid request",
+        fields,
+      });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, "response serialization failed");
+      return reply.status(500).send({ error: "ERR_INTERNAL", message: "Erro inesperado. Por favor, tente novamente" });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413 || err.code === "FST_REQ_FILE_TOO_LARGE" || err.code === "FST_FILES_LIMIT") {
+      return reply.status(413).send({ error: "ERR_PAYLOAD_TOO_LARGE", message: "O arquivo excede o tamanho máximo de 10MB" });
+    }
+    if (status === 429) {
+      return reply.status(429).send({ error: "ERR_TOO_MANY_REQUESTS", message: "Muitas tentativas. Aguarde e tente novamente." });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status === 404 ? 404 : 400).send({
+        error: status === 404 ? "ERR_NOT_FOUND" : "ERR_VALIDATION",
+        message: err.message,
+      });
+    }
+    request.log.error({ err }, "unhandled error");
+    return reply.status(500).send({ error: "ERR_INTERNAL", message: "Erro inesperado. Por favor, tente novamente" });
+  });
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : null;
+}
+
+/**
+ * Authentication and gates, once for every API route (registered inside the /api scope): a private route needs a valid access token whose
+ * user still exists with the same token version; `config.gate` then applies role, super and plan rules.
+ */
+export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest("actor", null as unknown as RequestActor);
+  app.addHook("onRequest", async (request: FastifyRequest, _reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config?.public || !request.routeOptions.url) return;
+    const token = bearerToken(request);
+    const claims = token ? await ctx.tokens.verifyAccess(token) : null;
+    if (!claims) throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
+    const actor = await loadActor(ctx.sql, claims.userId, claims.companyId);
+    if (!actor || actor.tokenVersion !== claims.tokenVersion) {
+      throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
+    }
+    request.actor = actor;
+    const gate = config?.gate;
+    if (gate && !passesGate(actor, actor.plan, gate)) {
+      const planOnly = gate.planFlag && !actor.plan[gate.planFlag] && passesGate(actor, actor.plan, { ...gate, planFlag: undefined });
+      throw new AppError(planOnly ? "ERR_PLAN_FEATURE_DISABLED" : "ERR_NO_PERMISSION", planOnly ? "Recurso não disponível no plano da empresa" : "Sem permissão");
+    }
+  });
+}
+

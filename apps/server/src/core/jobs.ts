@@ -1,0 +1,71 @@
+import PgBoss from "pg-boss";
+import type { z } from "zod";
+
+/** A durable job: its name, payload schema and handler (documenso's job definitions). */
+export interface JobDefinition<S extends z.ZodType> {
+  name: string;
+  schema: S;
+  handler: (payload: z.infer<S>) => Promise<void>;
+  /** Parallel handlers per process. */
+  concurrency?: number;
+  retryLimit?: number;
+}
+
+export interface SendOptions {
+  startAfter?: Date | number;
+  singletonKey?: string;
+}
+
+/**
+ * The PostgreSQL-backed job queue (pg-boss): jobs survive crashes and restarts and several server
+ * processes share the work. Domains define jobs; workers start only where config.runJobs is set.
+ */
+export class Jobs {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
+  private started = false;
+
+  constructor(connectionString: string, private readonly runWorkers: boolean) {
+    this.boss = new PgBoss({ connectionString, max: 4, schema: "pgboss", pollingIntervalSeconds: 1 } as PgBoss.ConstructorOptions);
+    this.boss.on("error", () => undefined);
+  }
+
+  define<S extends z.ZodType>(definition: JobDefinition<S>): void {
+    this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const def of this.definitions.values()) {
+      await this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true });
+      if (!this.runWorkers) continue;
+      await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+        for (const job of jobs) await def.handler(def.schema.parse(job.data));
+      });
+      for (let i = 1; i < (def.concurrency ?? 1); i++) {
+        await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+          for (const job of jobs) await def.handler(def.schema.parse(job.data));
+        });
+      }
+    }
+  }
+
+  async send<S extends z.ZodType>(name: string, payload: z.infer<S>, options: SendOptions = {}): Promise<string | null> {
+    const def = this.definitions.get(name);
+    if (!def) throw new Error(`Unknown job ${name}`);
+    const data = def.schema.parse(payload) as object;
+    return this.boss.send(name, data, {
+      startAfter: typeof options.startAfter === "number" ? new Date(options.startAfter) : options.startAfter,
+      singletonKey: options.singletonKey,
+    });
+  }
+
+  async cancel(name: string, id: string): Promise<void> {
+    await this.boss.cancel(name, id);
+  }
+
+  async stop(): Promise<void> {
+    if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
+  }
+}

@@ -1,0 +1,15 @@
+import type { Config } from "../config.js";
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded.js";
+
+export interface DatabaseHandle {
+  url: string;
+  embedded?: EmbeddedDatabase;
+}
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR. */
+export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const embedded = await startEmbeddedPostgres(config.dataDir);
+  await ensureDatabase(embedded.serverUrl("postgres"), "atende");
+  return { url: embedded.serverUrl("atende"), embedded };
+}

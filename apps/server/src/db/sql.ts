@@ -1,0 +1,57 @@
+import pg from "pg";
+
+// Return BIGINT counts as numbers and DATE as plain YYYY-MM-DD strings.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+pg.types.setTypeParser(1082, (v) => v);
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** Thin, parameterised SQL access; every repository goes through it. */
+export class Sql {
+  constructor(private readonly conn: Queryable) {}
+
+  async many<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    const res = await this.conn.query(text, params);
+    return res.rows as T[];
+  }
+
+  async maybe<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T | null> {
+    const rows = await this.many<T>(text, params);
+    return rows[0] ?? null;
+  }
+
+  async one<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T> {
+    const row = await this.maybe<T>(text, params);
+    if (!row) throw new Error("Expected one row, got none");
+    return row;
+  }
+
+  async exec(text: string, params: unknown[] = []): Promise<number> {
+    const res = await this.conn.query(text, params);
+    return res.rowCount ?? 0;
+  }
+
+  /** Runs fn in a transaction (nested calls reuse the open one). */
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (!(this.conn instanceof pg.Pool)) return fn(this);
+    const client = await this.conn.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await fn(new Sql(client));
+      await client.query("COMMIT");
+      return result;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on("error", () => undefined); // idle client errors surface on the next query
+  return pool;
+}

@@ -1,0 +1,85 @@
+import type { Sql } from "../../db/sql.js";
+
+export interface LoginUserRow {
+  id: number;
+  company_id: number;
+  password_hash: string;
+  token_version: number;
+}
+
+export function findUserByEmail(sql: Sql, email: string) {
+  return sql.maybe<LoginUserRow>("SELECT id, company_id, password_hash, token_version FROM users WHERE email = $1", [email]);
+}
+
+export function bumpTokenVersion(sql: Sql, companyId: number, userId: number) {
+  return sql.one<{ token_version: number }>(
+    "UPDATE users SET token_version = token_version + 1, online = true, updated_at = now() WHERE id = $1 AND company_id = $2 RETURNING token_version",
+    [userId, companyId],
+  );
+}
+
+export function insertRefreshToken(sql: Sql, companyId: number, userId: number, hash: string, expiresAt: Date) {
+  return sql.exec("INSERT INTO refresh_tokens (company_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)", [
+    companyId,
+    userId,
+    hash,
+    expiresAt,
+  ]);
+}
+
+/** Marks the token used and returns its owner, if it was valid; a token works once. */
+export function consumeRefreshToken(sql: Sql, hash: string) {
+  return sql.maybe<{ company_id: number; user_id: number }>(
+    `UPDATE refresh_tokens SET revoked_at = now()
+      WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+      RETURNING company_id, user_id`,
+    [hash],
+  );
+}
+
+export function revokeUserRefreshTokens(sql: Sql, companyId: number, userId: number) {
+  return sql.exec(
+    "UPDATE refresh_tokens SET revoked_at = now() WHERE company_id = $1 AND user_id = $2 AND revoked_at IS NULL",
+    [companyId, userId],
+  );
+}
+
+export function setOffline(sql: Sql, companyId: number, userId: number) {
+  return sql.exec("UPDATE users SET online = false WHERE id = $1 AND company_id = $2", [userId, companyId]);
+}
+
+export interface SessionRow {
+  id: number;
+  name: string;
+  email: string;
+  profile: "admin" | "supervisor" | "user";
+  super: boolean;
+  company_id: number;
+  all_ticket: "enable" | "disable";
+  whatsapp_id: number | null;
+  token_version: number;
+  company_name: string;
+  due_date: string | null;
+  bi_url: string;
+  plan: Record<string, unknown>;
+  queues: { id: number; name: string; color: string }[];
+  settings: { key: string; value: string }[];
+}
+
+export function loadSessionUser(sql: Sql, companyId: number, userId: number) {
+  return sql.maybe<SessionRow>(
+    `SELECT u.id, u.name, u.email::text AS email, u.profile, u.super, u.company_id, u.all_ticket, u.whatsapp_id, u.token_version,
+            c.name AS company_name, c.due_date, c.bi_url,
+            json_build_object('name', p.name, 'useCampaigns', p.use_campaigns, 'useSchedules', p.use_schedules,
+              'useInternalChat', p.use_internal_chat, 'useExternalApi', p.use_external_api, 'useKanban', p.use_kanban,
+              'useOpenAi', p.use_open_ai, 'useIntegrations', p.use_integrations) AS plan,
+            COALESCE((SELECT json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) ORDER BY q.name)
+                        FROM user_queues uq JOIN queues q ON q.company_id = uq.company_id AND q.id = uq.queue_id
+                       WHERE uq.company_id = u.company_id AND uq.user_id = u.id), '[]') AS queues,
+            COALESCE((SELECT json_agg(json_build_object('key', s.key, 'value', s.value) ORDER BY s.key)
+                        FROM settings s WHERE s.company_id = u.company_id), '[]') AS settings
+       FROM users u JOIN companies c ON c.id = u.company_id JOIN plans p ON p.id = c.plan_id
+      WHERE u.id = $1 AND u.company_id = $2`,
+    [userId, companyId],
+  );
+}

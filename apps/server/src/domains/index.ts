@@ -1,0 +1,5 @@
+import type { Domain } from "../core/domain.js";
+import { authRoutes } from "./auth/routes.js";
+
+/** Every domain's routes, registered under /api in this order. */
+export const domains: Domain[] = [authRoutes];

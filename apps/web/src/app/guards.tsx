@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import { Navigate, useLocation } from "react-router-dom";
+import { Box, CircularProgress } from "@mui/material";
+import { canVisit } from "@atende/shared";
+import { useSession } from "../features/auth/session";
+
+function Loading() {
+  return (
+    <Box sx={{ display: "grid", placeItems: "center", height: "100vh" }}>
+      <CircularProgress />
+    </Box>
+  );
+}
+
+/** Private pages: unauthenticated visitors go to /login; a page the user's role or plan does not allow goes to /tickets. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <Loading />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!canVisit(user, user.company.plan, location.pathname)) {
+    return <Navigate to={location.pathname === "/" ? "/tickets" : "/tickets"} replace />;
+  }
+  return <>{children}</>;
+}
+
+/** Public pages: an authenticated user goes to /. */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const { user, loading } = useSession();
+  if (loading) return <Loading />;
+  if (user) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,109 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { SessionResponse, SessionUser } from "@atende/shared";
+import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "../../lib/api";
+import { disconnectSocket } from "../../lib/socket";
+import { clearSessionData, STORAGE_KEYS, writeJson } from "../../lib/storage";
+
+interface SessionState {
+  user: SessionUser | null;
+  loading: boolean;
+  login(email: string, password: string): Promise<SessionResponse>;
+  logout(): Promise<void>;
+  /** Re-reads the user (after a live update of it). */
+  reload(): Promise<void>;
+  setUser(user: SessionUser): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+function remember(user: SessionUser) {
+  localStorage.setItem(STORAGE_KEYS.companyId, String(user.companyId));
+  localStorage.setItem(STORAGE_KEYS.userId, String(user.id));
+  localStorage.setItem(STORAGE_KEYS.companyDueDate, user.company.dueDate ?? "");
+  writeJson(STORAGE_KEYS.settings, user.company.settings);
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUserState] = useState<SessionUser | null>(null);
+  const [loading, setLoading] = useState(true);
+  const queryClient = useQueryClient();
+
+  const setUser = useCallback((u: SessionUser) => {
+    remember(u);
+    setUserState(u);
+  }, []);
+
+  const reload = useCallback(async () => {
+    setUser(await api<SessionUser>("/auth/me"));
+  }, [setUser]);
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        if (!getToken() && !(await refreshSession())) return;
+        const me = await api<SessionUser>("/auth/me");
+        if (!cancelled) setUser(me);
+      } catch {
+        clearSessionData();
+      } finally {
+        if (!cancelled) setLoading(false);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [setUser]);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        disconnectSocket();
+        setUserState(null);
+        queryClient.clear();
+      }),
+    [queryClient],
+  );
+
+  const value = useMemo<SessionState>(
+    () => ({
+      user,
+      loading,
+      setUser,
+      reload,
+      async login(email, password) {
+        const res = await api<SessionResponse>("/auth/login", { method: "POST", body: { email, password }, raw: true });
+        setToken(res.token);
+        setUser(res.user);
+        return res;
+      },
+      async logout() {
+        try {
+          await api("/auth/logout", { method: "DELETE", raw: true });
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+        }
+        disconnectSocket();
+        clearSessionData();
+        queryClient.clear();
+        setUserState(null);
+      },
+    }),
+    [user, loading, setUser, reload, queryClient],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error("useSession outside SessionProvider");
+  return ctx;
+}
+
+/** The logged-in user; only for components under the private route guard. */
+export function useCurrentUser(): SessionUser {
+  const { user } = useSession();
+  if (!user) throw new Error("useCurrentUser without a session");
+  return user;
+}

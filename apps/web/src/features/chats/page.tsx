@@ -1,0 +1,5 @@
+import { ComingSoon } from "../../components/coming-soon";
+
+export default function ChatsPage() {
+  return <ComingSoon titleKey="menu.chats" />;
+}

@@ -1,0 +1,5 @@
+import { ComingSoon } from "../../components/coming-soon";
+
+export default function SettingsPage() {
+  return <ComingSoon titleKey="menu.settings" />;
+}

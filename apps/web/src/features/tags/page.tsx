@@ -1,0 +1,5 @@
+import { ComingSoon } from "../../components/coming-soon";
+
+export default function TagsPage() {
+  return <ComingSoon titleKey="menu.tags" />;
+}

@@ -1,0 +1,113 @@
+import type { ApiErrorBody } from "@atende/shared";
+import { clearSessionData, STORAGE_KEYS } from "./storage";
+
+export const API_BASE = "/api";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ApiErrorBody>,
+  ) {
+    super(body.message ?? body.error ?? `HTTP ${status}`);
+  }
+  get code(): string | undefined {
+    return this.body.error;
+  }
+}
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+/** Called when the session is gone (a 401 that a refresh could not mend). */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export function getToken(): string | null {
+  return localStorage.getItem(STORAGE_KEYS.token);
+}
+
+export function setToken(token: string): void {
+  localStorage.setItem(STORAGE_KEYS.token, token);
+}
+
+let refreshing: Promise<boolean> | null = null;
+/** One refresh at a time, shared by every call that needs it. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= fetch(`${API_BASE}/auth/refresh_token`, { method: "POST", credentials: "include" })
+    .then(async (res) => {
+      if (!res.ok) return false;
+      const data = (await res.json()) as { token: string };
+      setToken(data.token);
+      return true;
+    })
+    .catch(() => false)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+export interface RequestOptions {
+  method?: string;
+  query?: Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Skip the refresh-and-retry and logout handling (used by the auth calls themselves). */
+  raw?: boolean;
+}
+
+function buildUrl(path: string, query?: RequestOptions["query"]): string {
+  const url = new URL(`${API_BASE}${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null || v === "") continue;
+    url.searchParams.set(k, Array.isArray(v) ? JSON.stringify(v) : String(v));
+  }
+  return url.pathname + url.search;
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (opts.body instanceof FormData) payload = opts.body;
+  else if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(opts.body);
+  }
+  return fetch(buildUrl(path, opts.query), {
+    method: opts.method ?? "GET",
+    headers,
+    body: payload,
+    credentials: "include",
+    signal: opts.signal,
+  });
+}
+
+/**
+ * The one API client: bearer token from local storage; a 403 triggers one token refresh and one retry;
+ * a 401 (after a failed refresh) clears the session. Errors are thrown as ApiError with the server body.
+ */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  let res = await send(path, opts);
+  if (!opts.raw && (res.status === 403 || res.status === 401) && getToken()) {
+    if (await refreshSession()) res = await send(path, opts);
+  }
+  if (res.status === 401 && !opts.raw) {
+    clearSessionData();
+    for (const l of unauthorizedListeners) l();
+  }
+  const text = await res.text();
+  const data = text ? safeJson(text) : undefined;
+  if (!res.ok) throw new ApiError(res.status, (data as Partial<ApiErrorBody>) ?? {});
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}

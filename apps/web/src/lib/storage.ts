@@ -1,0 +1,34 @@
+/** Local browser storage keys (spec 1-core §3). */
+export const STORAGE_KEYS = {
+  token: "token",
+  companyId: "companyId",
+  userId: "userId",
+  companyDueDate: "companyDueDate",
+  settings: "settings",
+  volume: "volume",
+  campaignVisibility: "cshow",
+  signOption: "signOption",
+  theme: "preferredTheme",
+  language: "language",
+  tasks: "tasks",
+} as const;
+
+export function readJson<T>(key: string, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : (JSON.parse(raw) as T);
+  } catch {
+    return fallback;
+  }
+}
+
+export function writeJson(key: string, value: unknown): void {
+  localStorage.setItem(key, JSON.stringify(value));
+}
+
+/** Clears the session's local data (kept: theme, language, volume). */
+export function clearSessionData(): void {
+  for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.companyId, STORAGE_KEYS.userId, STORAGE_KEYS.companyDueDate, STORAGE_KEYS.settings]) {
+    localStorage.removeItem(key);
+  }
+}

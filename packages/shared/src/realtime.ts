@@ -1,0 +1,30 @@
+/** Real-time channel names (spec 1-core §7, 2-administration §7): one source for server and web. */
+export const channel = {
+  whatsapp: (companyId: number) => `company-${companyId}-whatsapp`,
+  whatsappSession: (companyId: number) => `company-${companyId}-whatsappSession`,
+  user: (companyId: number) => `company-${companyId}-user`,
+  chat: (companyId: number) => `company-${companyId}-chat`,
+  ticket: (companyId: number) => `company-${companyId}-ticket`,
+  appMessage: (companyId: number) => `company-${companyId}-appMessage`,
+  auth: (companyId: number) => `company-${companyId}-auth`,
+  contact: (companyId: number) => `company-${companyId}-contact`,
+  queue: (companyId: number) => `company-${companyId}-queue`,
+  settings: (companyId: number) => `company-${companyId}-settings`,
+  payment: (companyId: number) => `company-${companyId}-payment`,
+  quickMessage: (companyId: number) => `company-${companyId}-quickmessage`,
+  schedule: (companyId: number) => `company-${companyId}-schedule`,
+  tag: (companyId: number) => `company-${companyId}-tag`,
+  announcement: () => "company-announcement",
+} as const;
+
+export type RealtimeAction = "create" | "update" | "delete" | "updateUnread" | "new-message";
+
+/** Events the client sends. */
+export const CLIENT_EVENTS = {
+  joinNotification: "joinNotification",
+  joinTickets: "joinTickets",
+  leaveTickets: "leaveTickets",
+  joinChatBox: "joinChatBox",
+  leaveChatBox: "leaveChatBox",
+  userStatus: "userStatus",
+} as const;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { RECURRENCES } from "../enums.js";
+import { emailField, hhmm, isoDate, MSG, requiredString } from "./common.js";
+import { plan } from "./plans.js";
+import { setting } from "./settings.js";
+
+export const scheduleEntry = z.object({
+  weekday: z.string().max(30),
+  weekdayEn: z.string().max(30),
+  startTime: hhmm.or(z.literal("")),
+  endTime: hhmm.or(z.literal("")),
+});
+export type ScheduleEntry = z.infer<typeof scheduleEntry>;
+
+export const companyInput = z.object({
+  name: requiredString(2, 100),
+  email: emailField,
+  phone: z.string().max(30).optional().default(""),
+  planId: z.coerce.number({ error: MSG.required }).int().positive(),
+  status: z.boolean().default(true),
+  campaignsEnabled: z.boolean().default(true),
+  dueDate: isoDate.nullable().optional(),
+  recurrence: z.enum(RECURRENCES).default("MENSAL"),
+  biUrl: z.string().max(2000).optional().default(""),
+  billingName: z.string().max(200).optional().default(""),
+  document: z.string().max(30).optional().default(""),
+  /** Used only on create: the company's first admin password. */
+  password: z.string().min(5, MSG.tooShort).max(50, MSG.tooLong).optional(),
+});
+export type CompanyInput = z.infer<typeof companyInput>;
+
+export const company = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  planId: z.number(),
+  status: z.boolean(),
+  campaignsEnabled: z.boolean(),
+  dueDate: z.string().nullable(),
+  recurrence: z.string(),
+  biUrl: z.string(),
+  billingName: z.string(),
+  document: z.string(),
+  createdAt: z.string(),
+  plan: plan.nullable(),
+  schedules: z.array(scheduleEntry),
+  settings: z.array(setting).optional(),
+});
+export type Company = z.infer<typeof company>;
+
+/** Public sign-up (2-administration §5); the server decides due date, status and recurrence. */
+export const signupInput = z.object({
+  name: requiredString(2, 50),
+  email: emailField,
+  phone: requiredString(8, 30),
+  password: z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong),
+  planId: z.coerce.number({ error: MSG.required }).int().positive(),
+});
+export type SignupInput = z.infer<typeof signupInput>;
+
+export const companySchedulesInput = z.object({ schedules: z.array(scheduleEntry).max(7) });

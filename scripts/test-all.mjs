@@ -1,0 +1,68 @@
+// `npm test`: every suite (shared, server and web unit/API tests with Vitest; browser tests with
+// Playwright), then one closing line "N passed, N failed" summing them all.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, ".tmp/test-reports");
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const only = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+
+function vitest(name, dir) {
+  if (only.length && !only.includes(name)) return;
+  const report = path.join(out, `${name}.json`);
+  console.log(`\n=== ${name} (vitest) ===`);
+  const r = spawnSync(path.join(root, "node_modules/.bin/vitest"), ["run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+    cwd: path.join(root, dir),
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "test" },
+  });
+  if (!existsSync(report)) {
+    console.error(`${name}: no report (exit ${r.status})`);
+    broken = true;
+    return;
+  }
+  const j = JSON.parse(readFileSync(report, "utf8"));
+  passed += j.numPassedTests;
+  failed += j.numFailedTests;
+  skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+  if (r.status !== 0 && j.numFailedTests === 0) broken = true;
+}
+
+function playwright() {
+  if (only.length && !only.includes("e2e")) return;
+  console.log("\n=== e2e (playwright) ===");
+  const report = path.join(out, "e2e.json");
+  const r = spawnSync(path.join(root, "node_modules/.bin/playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  if (!existsSync(report)) {
+    console.error(`e2e: no report (exit ${r.status})`);
+    broken = true;
+    return;
+  }
+  const j = JSON.parse(readFileSync(report, "utf8"));
+  const s = j.stats ?? {};
+  passed += (s.expected ?? 0) + (s.flaky ?? 0);
+  failed += s.unexpected ?? 0;
+  skipped += s.skipped ?? 0;
+  if (r.status !== 0 && !s.unexpected) broken = true;
+}
+
+vitest("shared", "packages/shared");
+vitest("server", "apps/server");
+vitest("web", "apps/web");
+if (existsSync(path.join(root, "e2e/playwright.config.ts"))) playwright();
+
+if (broken) failed += 1;
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);
