@@ -19,15 +19,15 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (loading) return <Loading />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   if (!canVisit(user, user.company.plan, location.pathname)) {
-    return <Navigate to={location.pathname === "/" ? "/tickets" : "/tickets"} replace />;
+    return <Navigate to="/tickets" replace />;
   }
   return <>{children}</>;
 }
 
 /** Public pages: an authenticated user goes to /. */
 export function PublicOnly({ children }: { children: ReactNode }) {
-  const { user, loading } = useSession();
+  const { user, loading, landing } = useSession();
   if (loading) return <Loading />;
-  if (user) return <Navigate to="/" replace />;
+  if (user) return <Navigate to={landing} replace />;
   return <>{children}</>;
 }

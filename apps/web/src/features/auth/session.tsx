@@ -8,6 +8,8 @@ import { clearSessionData, STORAGE_KEYS, writeJson } from "../../lib/storage";
 interface SessionState {
   user: SessionUser | null;
   loading: boolean;
+  /** Where a public page sends an authenticated user: /tickets right after a login, / otherwise. */
+  landing: string;
   login(email: string, password: string): Promise<SessionResponse>;
   logout(): Promise<void>;
   /** Re-reads the user (after a live update of it). */
@@ -27,6 +29,7 @@ function remember(user: SessionUser) {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<SessionUser | null>(null);
   const [loading, setLoading] = useState(true);
+  const [landing, setLanding] = useState("/");
   const queryClient = useQueryClient();
 
   const setUser = useCallback((u: SessionUser) => {
@@ -70,11 +73,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({
       user,
       loading,
+      landing,
       setUser,
       reload,
       async login(email, password) {
         const res = await api<SessionResponse>("/auth/login", { method: "POST", body: { email, password }, raw: true });
         setToken(res.token);
+        setLanding("/tickets");
         setUser(res.user);
         return res;
       },
@@ -90,7 +95,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setUserState(null);
       },
     }),
-    [user, loading, setUser, reload, queryClient],
+    [user, loading, landing, setUser, reload, queryClient],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

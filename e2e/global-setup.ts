@@ -1,0 +1,73 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir } from "../apps/server/src/db/embedded.js";
+import { E2E_ADMIN } from "./support/constants.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Builds the web app, starts a throw-away PostgreSQL (embedded, or TEST_DATABASE_SERVER_URL) and one
+ * server process on a free port; tests read E2E_BASE_URL and E2E_DATABASE_URL.
+ */
+export default async function globalSetup() {
+  if (!process.env.E2E_SKIP_BUILD) {
+    const b = spawnSync("npm", ["run", "build", "-w", "apps/web"], { cwd: root, stdio: "inherit" });
+    if (b.status !== 0) throw new Error("web build failed");
+  }
+  const dataDir = tmpDataDir("e2e");
+  let databaseUrl: string;
+  let stopDb: () => Promise<void> = async () => undefined;
+  const external = process.env.TEST_DATABASE_SERVER_URL;
+  const dbName = `atende_e2e_${process.pid}`;
+  if (external) {
+    const u = new URL(external);
+    await ensureDatabase(u.toString(), dbName);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  } else {
+    const pg = await startEmbeddedPostgres(dataDir, { persistent: false });
+    await ensureDatabase(pg.serverUrl("postgres"), dbName);
+    databaseUrl = pg.serverUrl(dbName);
+    stopDb = () => pg.stop();
+  }
+  const port = await freePort();
+  const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      LOG_LEVEL: "warn",
+      REDIS_URL: "",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (server.exitCode !== null) throw new Error("server exited during start");
+    if (Date.now() > deadline) throw new Error("server did not start");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  process.env.E2E_BASE_URL = base;
+  process.env.E2E_DATABASE_URL = databaseUrl;
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    await stopDb().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+  };
+}
