@@ -12,11 +12,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  * server process on a free port; tests read E2E_BASE_URL and E2E_DATABASE_URL.
  */
 export default async function globalSetup() {
+  const dataDir = tmpDataDir("e2e");
+  // Each run builds into its own folder, so parallel runs never overwrite each other's build.
+  let webDist = path.join(root, "apps/web/dist");
   if (!process.env.E2E_SKIP_BUILD) {
-    const b = spawnSync("npm", ["run", "build", "-w", "apps/web"], { cwd: root, stdio: "inherit" });
+    webDist = path.join(dataDir, "web");
+    const b = spawnSync("npm", ["run", "build", "-w", "apps/web", "--", "--outDir", webDist, "--emptyOutDir", "--logLevel", "warn"], {
+      cwd: root,
+      stdio: "inherit",
+    });
     if (b.status !== 0) throw new Error("web build failed");
   }
-  const dataDir = tmpDataDir("e2e");
   let databaseUrl: string;
   let stopDb: () => Promise<void> = async () => undefined;
   const external = process.env.TEST_DATABASE_SERVER_URL;
@@ -42,6 +48,7 @@ export default async function globalSetup() {
       HOST: "127.0.0.1",
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
+      WEB_DIST: webDist,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: "warn",
