@@ -17,7 +17,7 @@ export const planInput = z.object({
   users: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
   connections: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
   queues: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
-  value: z.coerce.number({ error: MSG.required }).min(0).default(0),
+  value: z.coerce.number({ error: MSG.required }).min(0).max(1_000_000_000).default(0),
   ...planFlagsShape,
 });
 export type PlanInput = z.infer<typeof planInput>;
@@ -38,3 +38,24 @@ export const plan = z.object({
   useIntegrations: z.boolean(),
 });
 export type Plan = z.infer<typeof plan>;
+
+/** PUT /plans/{id}: absent fields keep their value. */
+export const planUpdateInput = z.object({
+  name: requiredString(1, 100).optional(),
+  users: z.coerce.number().int().min(0).optional(),
+  connections: z.coerce.number().int().min(0).optional(),
+  queues: z.coerce.number().int().min(0).optional(),
+  value: z.coerce.number().min(0).optional(),
+  useCampaigns: z.boolean().optional(),
+  useSchedules: z.boolean().optional(),
+  useInternalChat: z.boolean().optional(),
+  useExternalApi: z.boolean().optional(),
+  useKanban: z.boolean().optional(),
+  useOpenAi: z.boolean().optional(),
+  useIntegrations: z.boolean().optional(),
+});
+export type PlanUpdateInput = z.infer<typeof planUpdateInput>;
+
+/** GET /plans/list (public, used by sign-up): only what a visitor may see. */
+export const publicPlan = plan.pick({ id: true, name: true, users: true, connections: true, queues: true, value: true });
+export type PublicPlan = z.infer<typeof publicPlan>;
