@@ -43,6 +43,7 @@ export async function login(page: Page, email: string, password = TEST_PASSWORD)
 
 export const test = base.extend({
   // The server's address is known only after global setup.
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures must destructure their dependencies
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

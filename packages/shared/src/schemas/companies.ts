@@ -29,6 +29,29 @@ export const companyInput = z.object({
 });
 export type CompanyInput = z.infer<typeof companyInput>;
 
+/** POST /companies: the first admin's password is required (no default password). */
+export const companyCreateInput = companyInput.extend({
+  password: z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong),
+});
+export type CompanyCreateInput = z.infer<typeof companyCreateInput>;
+
+/** PUT /companies/{id}: absent fields keep their value; a password resets the company admin's. */
+export const companyUpdateInput = z.object({
+  name: requiredString(2, 100).optional(),
+  email: emailField.optional(),
+  phone: z.string().max(30).optional(),
+  planId: z.coerce.number().int().positive().optional(),
+  status: z.boolean().optional(),
+  campaignsEnabled: z.boolean().optional(),
+  dueDate: isoDate.nullable().optional(),
+  recurrence: z.enum(RECURRENCES).optional(),
+  biUrl: z.string().max(2000).optional(),
+  billingName: z.string().max(200).optional(),
+  document: z.string().max(30).optional(),
+  password: z.string().min(5, MSG.tooShort).max(50, MSG.tooLong).or(z.literal("")).optional(),
+});
+export type CompanyUpdateInput = z.infer<typeof companyUpdateInput>;
+
 export const company = z.object({
   id: z.number(),
   name: z.string(),
@@ -59,4 +82,8 @@ export const signupInput = z.object({
 });
 export type SignupInput = z.infer<typeof signupInput>;
 
+export type SignupResponse = z.infer<typeof signupResponse>;
+export const signupResponse = z.object({ id: z.number(), name: z.string(), email: z.string(), dueDate: z.string() });
+
 export const companySchedulesInput = z.object({ schedules: z.array(scheduleEntry).max(7) });
+export const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });

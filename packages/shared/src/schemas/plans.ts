@@ -14,9 +14,9 @@ export const planFlagsShape = {
 /** Plan defaults (2-administration §9): limits 0 mean "no limit"; all feature flags on. */
 export const planInput = z.object({
   name: requiredString(1, 100),
-  users: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
-  connections: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
-  queues: z.coerce.number({ error: MSG.required }).int().min(0).default(0),
+  users: z.coerce.number({ error: MSG.required }).int().min(0).max(1_000_000).default(0),
+  connections: z.coerce.number({ error: MSG.required }).int().min(0).max(1_000_000).default(0),
+  queues: z.coerce.number({ error: MSG.required }).int().min(0).max(1_000_000).default(0),
   value: z.coerce.number({ error: MSG.required }).min(0).max(1_000_000_000).default(0),
   ...planFlagsShape,
 });
@@ -42,10 +42,10 @@ export type Plan = z.infer<typeof plan>;
 /** PUT /plans/{id}: absent fields keep their value. */
 export const planUpdateInput = z.object({
   name: requiredString(1, 100).optional(),
-  users: z.coerce.number().int().min(0).optional(),
-  connections: z.coerce.number().int().min(0).optional(),
-  queues: z.coerce.number().int().min(0).optional(),
-  value: z.coerce.number().min(0).optional(),
+  users: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  connections: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  queues: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  value: z.coerce.number().min(0).max(1_000_000_000).optional(),
   useCampaigns: z.boolean().optional(),
   useSchedules: z.boolean().optional(),
   useInternalChat: z.boolean().optional(),

@@ -35,3 +35,9 @@ export const setting = z.object({ key: z.string(), value: z.string() });
 export type Setting = z.infer<typeof setting>;
 
 export const settingUpdate = z.object({ value: z.string().max(500) });
+
+export const settingKeyParam = z.object({ key: z.string().max(100) });
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(SETTING_DEFAULTS, key);
+}
