@@ -54,6 +54,8 @@ export const ERROR_STATUS = {
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_INTERNAL: 500,
+  ERR_INVALID_RESET_CODE: 400,
+  ERR_SCHEDULE_ALREADY_SENT: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

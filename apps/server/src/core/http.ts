@@ -31,7 +31,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const fields: Record<string, string> = {};
       for (const issue of err.validation) {
         const key = issue.instancePath.replace(/^\//, "").replace(/\//g, ".");
-        fields[key || "_"] = issue.message ?? "Invalid";
+        fields[key || "_"] ??= issue.message ?? "Invalid"; // the first failing rule (e.g. "Required")
       }
       const first = Object.entries(fields)[0];
       return reply.status(400).send({

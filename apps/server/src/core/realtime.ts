@@ -86,20 +86,25 @@ export class Realtime {
     this.io.to(room).emit(event, payload);
   }
 
-  /** Re-reads the socket actor of a user after a change of profile, queues or session. */
+  /**
+   * Moves a user's sockets (on every process) to the profile and queue rooms of their current data,
+   * after a change of profile or queues; a deleted user's sockets are disconnected. Uses broadcast
+   * room operations, so it never waits for other processes to answer.
+   */
   async refreshUser(userId: number, companyId: number): Promise<void> {
     const actor = await loadActor(this.sql, userId, companyId);
-    const sockets = await this.io.in(rooms.user(userId)).fetchSockets();
-    for (const s of sockets) {
-      if (!actor) {
-        s.disconnect(true);
-        continue;
-      }
-      const queueRooms = [...s.rooms].filter((r) => r.startsWith(`company:${companyId}:queue:`) || r.includes(":profile:"));
-      for (const r of queueRooms) s.leave(r);
-      s.join([rooms.profile(companyId, actor.profile), ...actor.queueIds.map((q) => rooms.queue(companyId, q))]);
-      s.data.actor = actor;
+    const target = this.io.in(rooms.user(userId));
+    if (!actor) {
+      target.disconnectSockets(true);
+      return;
     }
+    const queues = await this.sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1", [companyId]);
+    target.socketsLeave([
+      ...["admin", "supervisor", "user"].map((p) => rooms.profile(companyId, p)),
+      ...queues.map((q) => rooms.queue(companyId, q.id)),
+    ]);
+    target.socketsJoin([rooms.profile(companyId, actor.profile), ...actor.queueIds.map((q) => rooms.queue(companyId, q))]);
+    for (const s of await this.io.in(rooms.user(userId)).local.fetchSockets()) s.data.actor = actor;
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,45 @@
 import type { Domain } from "../core/domain.js";
 import { authRoutes } from "./auth/routes.js";
+import { companiesRoutes } from "./companies/routes.js";
+import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
+import { helpsRoutes } from "./helps/routes.js";
+import { kanbanRoutes } from "./kanban/routes.js";
+import { passwordResetRoutes } from "./password-reset/routes.js";
+import { plansRoutes } from "./plans/routes.js";
+import { queuesRoutes } from "./queues/routes.js";
+import { schedulesRoutes } from "./schedules/routes.js";
+import { settingsRoutes } from "./settings/routes.js";
+import { usersRoutes } from "./users/routes.js";
+import { contactsRoutes } from "./contacts/routes.js";
+import { messagesRoutes } from "./messages/routes.js";
+import { quickMessagesRoutes } from "./quick-messages/routes.js";
+import { sandboxRoutes } from "./sandbox/routes.js";
+import { tagsRoutes } from "./tags/routes.js";
+import { ticketNotesRoutes } from "./ticket-notes/routes.js";
+import { ticketsRoutes } from "./tickets/routes.js";
+import { whatsappRoutes } from "./whatsapp/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
   healthRoutes,
   authRoutes,
+  usersRoutes,
+  companiesRoutes,
+  plansRoutes,
+  settingsRoutes,
+  helpsRoutes,
+  queuesRoutes,
+  schedulesRoutes,
+  passwordResetRoutes,
+  contactsImportRoutes,
+  kanbanRoutes,
+  whatsappRoutes,
+  sandboxRoutes,
+  contactsRoutes,
+  tagsRoutes,
+  quickMessagesRoutes,
+  ticketsRoutes,
+  messagesRoutes,
+  ticketNotesRoutes,
 ];

@@ -1,12 +1,51 @@
-import { Suspense } from "react";
-import { Outlet } from "react-router-dom";
-import { Box, LinearProgress } from "@mui/material";
+import { Suspense, useEffect, useState } from "react";
+import { Outlet, useLocation } from "react-router-dom";
+import { Box, LinearProgress, Toolbar, useMediaQuery, useTheme } from "@mui/material";
+import { LIMITS } from "@atende/shared";
+import { useCurrentUser } from "../features/auth/session";
+import { AppDrawer } from "./shell/app-drawer";
+import { AppTopBar } from "./shell/app-top-bar";
+import { useConnectionsAlert } from "./shell/use-connections-alert";
+import { useSessionRealtime } from "./shell/use-session-realtime";
 
-/** The application shell (drawer, app bar) around private pages. */
+const WIDE_QUERY = `(min-width:${LIMITS.narrowScreenPx + 1}px)`;
+
+/**
+ * The application shell around private pages (spec 1-core §2 Shell): app bar, a drawer open by default
+ * above 600 px that closes itself on navigation below it, and the session's real-time side.
+ */
 export function AppLayout() {
+  const user = useCurrentUser();
+  const theme = useTheme();
+  const wide = useMediaQuery(WIDE_QUERY, { noSsr: true });
+  const [open, setOpen] = useState(wide);
+  const { pathname } = useLocation();
+
+  useSessionRealtime(user);
+  const connectionsAlert = useConnectionsAlert(user.companyId);
+
+  // Crossing the breakpoint resets the drawer to that width's default.
+  useEffect(() => setOpen(wide), [wide]);
+  // Under 600 px the drawer closes after each navigation.
+  useEffect(() => {
+    if (!wide) setOpen(false);
+  }, [pathname, wide]);
+
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>
-      <Box component="main" sx={{ flexGrow: 1, p: 2 }}>
+      <AppTopBar user={user} drawerOpen={open} wide={wide} onToggleDrawer={() => setOpen((o) => !o)} />
+      <AppDrawer
+        user={user}
+        open={open}
+        wide={wide}
+        connectionsAlert={connectionsAlert}
+        onClose={() => setOpen(false)}
+        onNavigate={() => {
+          if (!wide) setOpen(false);
+        }}
+      />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 2.5 }, bgcolor: theme.palette.background.default }}>
+        <Toolbar />
         <Suspense fallback={<LinearProgress />}>
           <Outlet />
         </Suspense>

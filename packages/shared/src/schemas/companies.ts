@@ -82,8 +82,8 @@ export const signupInput = z.object({
 });
 export type SignupInput = z.infer<typeof signupInput>;
 
-export type SignupResponse = z.infer<typeof signupResponse>;
 export const signupResponse = z.object({ id: z.number(), name: z.string(), email: z.string(), dueDate: z.string() });
+export type SignupResponse = z.infer<typeof signupResponse>;
 
 export const companySchedulesInput = z.object({ schedules: z.array(scheduleEntry).max(7) });
 export const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });

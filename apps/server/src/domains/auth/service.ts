@@ -59,7 +59,6 @@ export async function login(ctx: AppContext, email: string, password: string): P
     return repo.bumpTokenVersion(sql, user.company_id, user.id);
   });
   ctx.realtime.emit(rooms.user(user.id), channel.auth(user.company_id), { action: "update", user: { id: user.id } });
-  await ctx.realtime.refreshUser(user.id, user.company_id);
   return issue(ctx, user.company_id, user.id, token_version);
 }
 

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { Box, Button, Container, Link, Paper, TextField, Typography } from "@mui/material";
+import { Box, Button, Link, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { ApiError } from "../../lib/api";
+import { formatDate } from "../../lib/format-date";
 import { toastError } from "../../lib/toast-error";
+import { AuthCard } from "./components/auth-card";
 import { useSession } from "./session";
 
 export default function LoginPage() {
@@ -17,6 +19,7 @@ export default function LoginPage() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (!email.trim() || !password) return;
     setBusy(true);
     try {
       const res = await login(email, password);
@@ -26,7 +29,8 @@ export default function LoginPage() {
       navigate("/tickets");
     } catch (err) {
       if (err instanceof ApiError && err.code === "ERR_SUBSCRIPTION_EXPIRED") {
-        toast.error(t("login.expired", { date: String(err.body.dueDate ?? "") }), { autoClose: 8000 });
+        const due = typeof err.body.dueDate === "string" ? err.body.dueDate : "";
+        toast.error(t("login.expired", { date: formatDate(due) }), { toastId: "subscription-expired", autoClose: 8000 });
       } else toastError(err);
     } finally {
       setBusy(false);
@@ -34,21 +38,20 @@ export default function LoginPage() {
   }
 
   return (
-    <Container maxWidth="xs" sx={{ minHeight: "100vh", display: "grid", placeItems: "center" }}>
-      <Paper component="form" onSubmit={submit} sx={{ p: 4, width: "100%" }} elevation={3}>
-        <Typography variant="h5" align="center" gutterBottom>
-          {t("login.title")}
-        </Typography>
-        <TextField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} fullWidth margin="normal" required autoFocus autoComplete="username" />
-        <TextField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} fullWidth margin="normal" required autoComplete="current-password" />
-        <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={busy}>
-          {t("login.submit")}
-        </Button>
-        <Box sx={{ display: "flex", justifyContent: "space-between", mt: 2 }}>
-          <Link component={RouterLink} to="/forgetpsw">{t("login.forgot")}</Link>
-          <Link component={RouterLink} to="/signup">{t("login.signup")}</Link>
-        </Box>
-      </Paper>
-    </Container>
+    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")} onSubmit={submit}>
+      <TextField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} fullWidth margin="normal" required autoFocus autoComplete="username" />
+      <TextField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} fullWidth margin="normal" required autoComplete="current-password" />
+      <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={busy}>
+        {t("login.submit")}
+      </Button>
+      <Box sx={{ display: "flex", justifyContent: "space-between", flexWrap: "wrap", gap: 1, mt: 2 }}>
+        <Link component={RouterLink} to="/forgetpsw" variant="body2">
+          {t("login.forgot")}
+        </Link>
+        <Link component={RouterLink} to="/signup" variant="body2">
+          {t("login.signup")}
+        </Link>
+      </Box>
+    </AuthCard>
   );
 }

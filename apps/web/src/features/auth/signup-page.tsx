@@ -1,5 +1,90 @@
-import { ComingSoon } from "../../components/coming-soon";
+import { useEffect } from "react";
+import { Controller, useForm, type Resolver } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Box, Button, Link, MenuItem, TextField } from "@mui/material";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { MSG, signupInput, type SignupInput } from "@atende/shared";
+import { ApiError } from "../../lib/api";
+import { toastError } from "../../lib/toast-error";
+import { usePublicPlans } from "./api/get-public-plans";
+import { useSignup } from "./api/signup";
+import { AuthCard } from "./components/auth-card";
 
+type SignupForm = Omit<SignupInput, "planId"> & { planId: number | "" };
+
+/** Server refusals worth naming; anything else asks the visitor to check the data. */
+const NAMED_FAILURES = new Set(["ERR_USER_CREATION_DISABLED", "ERR_EMAIL_ALREADY_EXISTS", "ERR_TOO_MANY_REQUESTS"]);
+
+/** Public sign-up (2-administration §5): name, e-mail, phone, password and plan. `?companyId` is ignored. */
 export default function SignupPage() {
-  return <ComingSoon titleKey="signup.title" />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const plans = usePublicPlans();
+  const mutation = useSignup();
+  const { register, control, handleSubmit, formState } = useForm<SignupForm>({
+    resolver: zodResolver(signupInput) as unknown as Resolver<SignupForm>,
+    defaultValues: { name: "", email: "", phone: "", password: "", planId: "" },
+  });
+  const { errors } = formState;
+
+  useEffect(() => {
+    if (plans.error) toastError(plans.error);
+  }, [plans.error]);
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await mutation.mutateAsync(values as SignupInput);
+      toast.success(t("signup.success"));
+      navigate("/login", { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.code && NAMED_FAILURES.has(err.code)) toastError(err);
+      else toast.error(t("signup.failed"));
+    }
+  });
+
+  const money = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+  return (
+    <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")} onSubmit={submit} maxWidth={480}>
+      <TextField label={t("signup.name")} {...register("name")} error={!!errors.name} helperText={errors.name?.message} fullWidth margin="dense" autoFocus autoComplete="organization" />
+      <TextField label={t("signup.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth margin="dense" autoComplete="email" />
+      <TextField label={t("signup.phone")} type="tel" {...register("phone")} error={!!errors.phone} helperText={errors.phone?.message} fullWidth margin="dense" autoComplete="tel" />
+      <TextField label={t("signup.password")} type="password" {...register("password")} error={!!errors.password} helperText={errors.password?.message} fullWidth margin="dense" autoComplete="new-password" />
+      <Controller
+        control={control}
+        name="planId"
+        render={({ field }) => (
+          <TextField
+            select
+            label={t("signup.plan")}
+            value={field.value}
+            onChange={(e) => field.onChange(e.target.value === "" ? "" : Number(e.target.value))}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            name={field.name}
+            error={!!errors.planId}
+            helperText={errors.planId ? MSG.required : undefined}
+            fullWidth
+            margin="dense"
+            slotProps={{ select: { SelectDisplayProps: { "data-testid": "plan-select" } as object } }}
+          >
+            {(plans.data ?? []).map((p) => (
+              <MenuItem key={p.id} value={p.id}>
+                {t("signup.planOption", { name: p.name, users: p.users, connections: p.connections, queues: p.queues, value: money.format(p.value) })}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={formState.isSubmitting}>
+        {t("signup.submit")}
+      </Button>
+      <Box sx={{ mt: 2, textAlign: "center" }}>
+        <Link component={RouterLink} to="/login" variant="body2">
+          {t("signup.haveAccount")}
+        </Link>
+      </Box>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,138 @@
-import { ComingSoon } from "../../components/coming-soon";
+import { useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import { Button, Paper } from "@mui/material";
+import AddIcon from "@mui/icons-material/PersonAdd";
+import UploadIcon from "@mui/icons-material/UploadFile";
+import DownloadIcon from "@mui/icons-material/Download";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { can, channel, type Contact } from "@atende/shared";
+import { ConfirmationDialog } from "../../components/confirmation-dialog";
+import { PageHeading } from "../../components/page-heading";
+import { SearchField } from "../../components/search-field";
+import { useDebouncedValue } from "../../components/use-debounced-value";
+import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
+import { useSocketEvent } from "../../lib/use-socket-event";
+import { toastError } from "../../lib/toast-error";
+import { useCurrentUser } from "../auth/session";
+import { contactKeys, deleteContact, fetchContactsPage } from "./api/contacts";
+import { exportContacts } from "./api/import-export";
+import { openTicket } from "./api/tickets";
+import { ContactDialog } from "./components/contact-dialog";
+import { ContactsTable } from "./components/contacts-table";
+import { ImportDialog } from "./components/import-dialog";
+import { NewTicketDialog } from "./components/new-ticket-dialog";
 
 export default function ContactsPage() {
-  return <ComingSoon titleKey="menu.contacts" />;
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const searchParam = useDebouncedValue(search.trim().toLowerCase());
+  const list = usePagedList({ queryKey: contactKeys.list(searchParam), fetchPage: (page, signal) => fetchContactsPage(searchParam, page, signal) });
+  const [editing, setEditing] = useState<Contact | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [ticketFor, setTicketFor] = useState<Contact | null>(null);
+  const [importOpen, setImportOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const canDelete = can(user, "contacts-page:deleteContact");
+
+  useSocketEvent(channel.contact(user.companyId), (payload) => {
+    const action = (payload as { action?: string } | null)?.action;
+    if (typeof action === "string" && action.startsWith("import")) return;
+    applyLiveEvent<Contact>(queryClient, contactKeys.all, payload, "contact");
+  });
+
+  async function confirmDelete(contact: Contact) {
+    try {
+      await deleteContact(contact.id);
+      removePagedItem(queryClient, contactKeys.all, contact.id);
+      toast.success(t("contacts.deleted"));
+    } catch (err) {
+      toastError(err);
+    }
+  }
+
+  async function openConversation(contact: Contact) {
+    try {
+      const ticket = await openTicket({ contactId: contact.id, userId: user.id });
+      navigate(`/tickets/${ticket.uuid}`);
+    } catch (err) {
+      toastError(err);
+    }
+  }
+
+  async function runExport() {
+    setExporting(true);
+    try {
+      await exportContacts();
+    } catch {
+      toast.error(t("contacts.exportFailed"));
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const total = list.data?.pages[0] && "count" in list.data.pages[0] ? (list.data.pages[0] as { count?: number }).count : undefined;
+  return (
+    <>
+      <PageHeading title={t("contacts.title")} count={total}>
+        <SearchField value={search} onChange={setSearch} placeholder={t("contacts.searchPlaceholder")} />
+        <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImportOpen(true)}>
+          {t("contacts.import")}
+        </Button>
+        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={runExport} disabled={exporting}>
+          {t("contacts.export")}
+        </Button>
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          onClick={() => {
+            setEditing(null);
+            setDialogOpen(true);
+          }}
+        >
+          {t("contacts.add")}
+        </Button>
+      </PageHeading>
+      <Paper variant="outlined" onScroll={list.onScroll} sx={{ height: "calc(100vh - 170px)", minHeight: 320, overflow: "auto" }} data-testid="contacts-scroll">
+        <ContactsTable
+          contacts={list.items}
+          loading={list.isLoading || list.isFetchingNextPage}
+          canDelete={canDelete}
+          onOpen={openConversation}
+          onNewTicket={setTicketFor}
+          onEdit={(c) => {
+            setEditing(c);
+            setDialogOpen(true);
+          }}
+          onDelete={setDeleting}
+        />
+      </Paper>
+      <ContactDialog
+        open={dialogOpen}
+        contact={editing}
+        onClose={() => setDialogOpen(false)}
+        onSaved={(c) => upsertPagedItem(queryClient, contactKeys.all, c)}
+      />
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t("contacts.deleteTitle", { name: deleting?.name ?? "" })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && void confirmDelete(deleting)}
+      >
+        {t("contacts.deleteMessage")}
+      </ConfirmationDialog>
+      <NewTicketDialog contact={ticketFor} onClose={() => setTicketFor(null)} />
+      <ImportDialog
+        open={importOpen}
+        companyId={user.companyId}
+        onClose={() => setImportOpen(false)}
+        onImported={() => void queryClient.invalidateQueries({ queryKey: contactKeys.all })}
+      />
+    </>
+  );
 }

@@ -1,5 +1,150 @@
-import { ComingSoon } from "../../components/coming-soon";
+import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Avatar, Box, Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import AddIcon from "@mui/icons-material/Add";
+import EditIcon from "@mui/icons-material/Edit";
+import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
+import ImageIcon from "@mui/icons-material/Image";
+import { format } from "date-fns";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { channel, type Schedule } from "@atende/shared";
+import { ConfirmationDialog } from "../../components/confirmation-dialog";
+import { PageHeading } from "../../components/page-heading";
+import { SearchField } from "../../components/search-field";
+import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
+import { useDebouncedValue } from "../../components/use-debounced-value";
+import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
+import { useSocketEvent } from "../../lib/use-socket-event";
+import { toastError } from "../../lib/toast-error";
+import { useCurrentUser } from "../auth/session";
+import { deleteSchedule, fetchContact, fetchSchedulesPage, scheduleKeys } from "./api/schedules";
+import { ScheduleDialog } from "./components/schedule-dialog";
+import { STATUS_COLORS } from "./components/schedule-status";
+
+const when = (iso: string | null) => (iso ? format(new Date(iso), "dd/MM/yyyy HH:mm") : "-");
 
 export default function SchedulesPage() {
-  return <ComingSoon titleKey="menu.schedules" />;
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState("");
+  const searchParam = useDebouncedValue(search.trim());
+  const list = usePagedList({ queryKey: scheduleKeys.list(searchParam), fetchPage: (page, signal) => fetchSchedulesPage(searchParam, page, signal) });
+  const [dialog, setDialog] = useState<{ open: boolean; schedule: Schedule | null }>({ open: false, schedule: null });
+  const [deleting, setDeleting] = useState<Schedule | null>(null);
+
+  // /schedules?contactId=N opens the add dialog for that contact.
+  const contactId = Number(params.get("contactId"));
+  const linked = useQuery({ queryKey: scheduleKeys.contact(contactId), queryFn: () => fetchContact(contactId), enabled: contactId > 0 });
+  useEffect(() => {
+    if (contactId > 0 && (linked.isSuccess || linked.isError)) setDialog({ open: true, schedule: null });
+  }, [contactId, linked.isSuccess, linked.isError]);
+
+  useSocketEvent(channel.schedule(user.companyId), (payload) => applyLiveEvent<Schedule>(queryClient, scheduleKeys.all, payload, "schedule"));
+
+  function close() {
+    setDialog((d) => ({ ...d, open: false }));
+    if (params.has("contactId")) {
+      params.delete("contactId");
+      setParams(params, { replace: true });
+    }
+  }
+
+  async function confirmDelete(s: Schedule) {
+    try {
+      await deleteSchedule(s.id);
+      removePagedItem(queryClient, scheduleKeys.all, s.id);
+      toast.success(t("schedules.deleted"));
+    } catch (err) {
+      toastError(err);
+    }
+  }
+
+  const first = list.data?.pages[0] as { count?: number } | undefined;
+  return (
+    <>
+      <PageHeading title={t("schedules.title")} count={first?.count}>
+        <SearchField value={search} onChange={setSearch} placeholder={t("schedules.searchPlaceholder")} />
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, schedule: null })}>
+          {t("schedules.add")}
+        </Button>
+      </PageHeading>
+      <Paper variant="outlined" onScroll={list.onScroll} sx={{ height: "calc(100vh - 170px)", minHeight: 320, overflow: "auto" }}>
+        <Table size="small" stickyHeader aria-label={t("schedules.title")}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t("schedules.columns.contact")}</TableCell>
+              <TableCell>{t("schedules.columns.body")}</TableCell>
+              <TableCell>{t("schedules.columns.sendAt")}</TableCell>
+              <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("schedules.columns.sentAt")}</TableCell>
+              <TableCell>{t("schedules.columns.status")}</TableCell>
+              <TableCell align="right">{t("schedules.columns.actions")}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {list.items.map((s) => (
+              <TableRow key={s.id} hover data-testid="schedule-row" onClick={() => setDialog({ open: true, schedule: s })} sx={{ cursor: "pointer" }}>
+                <TableCell>
+                  <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+                    <Avatar src={s.contact.profilePicUrl || undefined} sx={{ width: 28, height: 28 }}>
+                      {s.contact.name.charAt(0).toUpperCase()}
+                    </Avatar>
+                    <Typography variant="body2" fontWeight={500}>
+                      {s.contact.name}
+                    </Typography>
+                  </Box>
+                </TableCell>
+                <TableCell sx={{ maxWidth: 380 }}>
+                  <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
+                    {s.mediaName && <ImageIcon fontSize="small" color="action" />}
+                    <Typography variant="body2" noWrap title={s.body}>
+                      {s.body}
+                    </Typography>
+                  </Box>
+                </TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>{when(s.sendAt)}</TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap", display: { xs: "none", md: "table-cell" } }}>{when(s.sentAt)}</TableCell>
+                <TableCell>
+                  <Chip size="small" label={t(`schedules.status.${s.status}`)} color={STATUS_COLORS[s.status]} title={s.error ?? undefined} />
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: "nowrap" }} onClick={(e) => e.stopPropagation()}>
+                  <Tooltip title={t("schedules.actions.edit")}>
+                    <IconButton size="small" aria-label={t("schedules.actions.edit")} onClick={() => setDialog({ open: true, schedule: s })}>
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  <Tooltip title={t("schedules.actions.delete")}>
+                    <IconButton size="small" color="error" aria-label={t("schedules.actions.delete")} onClick={() => setDeleting(s)}>
+                      <DeleteOutlineIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            ))}
+            {(list.isLoading || list.isFetchingNextPage) && <TableRowsSkeleton columns={6} />}
+            {list.isSuccess && list.items.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={6}>
+                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("schedules.empty")}</Box>
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Paper>
+      <ScheduleDialog
+        open={dialog.open}
+        schedule={dialog.schedule}
+        initialContact={contactId > 0 ? (linked.data ?? null) : null}
+        onClose={close}
+        onSaved={(s) => upsertPagedItem(queryClient, scheduleKeys.all, s)}
+      />
+      <ConfirmationDialog open={deleting !== null} title={t("schedules.deleteTitle")} onClose={() => setDeleting(null)} onConfirm={() => deleting && void confirmDelete(deleting)}>
+        {t("schedules.deleteMessage")}
+      </ConfirmationDialog>
+    </>
+  );
 }

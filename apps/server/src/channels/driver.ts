@@ -1,0 +1,69 @@
+import type { MediaType, SessionStatus } from "@atende/shared";
+
+/**
+ * The contract every WhatsApp driver implements (sandbox now; Baileys and the Cloud API later).
+ * A driver talks to one connection (`whatsapps` row). It never touches tickets or contacts: it
+ * reports what happens through `DriverEvents`, and the channel manager turns those into session
+ * updates, the inbound pipeline and ack updates.
+ */
+export interface WhatsappDriver {
+  readonly whatsappId: number;
+  readonly companyId: number;
+  /** Starts a session: emits `qr` (unpaired) or `status: CONNECTED` (already paired). */
+  connect(): Promise<void>;
+  /** Ends the session (logout); emits `status: DISCONNECTED`. */
+  disconnect(): Promise<void>;
+  /** Stops the driver without logging out (server shutdown). */
+  stop(): Promise<void>;
+  sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage>;
+  sendMedia(to: string, media: OutgoingMedia, opts?: SendOptions): Promise<SentMessage>;
+  deleteMessage(to: string, providerId: string): Promise<void>;
+  /** Tells the contact's phone their messages were read. */
+  markRead(to: string): Promise<void>;
+}
+
+export interface SendOptions {
+  /** Provider id of the message being replied to. */
+  quotedProviderId?: string;
+}
+
+export interface OutgoingMedia {
+  data: Buffer;
+  fileName: string;
+  mimetype: string;
+  mediaType: MediaType;
+  caption?: string;
+}
+
+export interface SentMessage {
+  providerId: string;
+}
+
+export interface InboundMessage {
+  /** Provider message id (unique per connection). */
+  providerId: string;
+  /** The contact's number, digits only. */
+  from: string;
+  /** The contact's display name as the provider knows it. */
+  pushName: string;
+  body: string;
+  mediaType: MediaType;
+  media?: { data: Buffer; fileName: string; mimetype: string };
+  quotedProviderId?: string;
+  isGroup?: boolean;
+  timestamp?: Date;
+}
+
+export interface DriverEvents {
+  qr(qrcode: string): void | Promise<void>;
+  status(status: SessionStatus, info?: { number?: string }): void | Promise<void>;
+  /** Resolves when the message has been stored (the caller may await the pipeline). */
+  message(message: InboundMessage): Promise<unknown>;
+  ack(providerId: string, ack: number): void | Promise<void>;
+}
+
+export interface DriverFactoryInput {
+  whatsappId: number;
+  companyId: number;
+  events: DriverEvents;
+}

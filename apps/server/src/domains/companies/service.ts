@@ -1,0 +1,155 @@
+import type { Company, CompanyCreateInput, CompanyUpdateInput, ScheduleEntry } from "@atende/shared";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { hashPassword } from "../../core/password.js";
+import { rooms } from "../../core/realtime.js";
+import type { Sql } from "../../db/sql.js";
+import { withSettingDefaults } from "../auth/presenter.js";
+import * as settingsRepo from "../settings/repository.js";
+import * as usersRepo from "../users/repository.js";
+import { presentCompany } from "./presenter.js";
+import * as repo from "./repository.js";
+
+export const companyNotFound = () => new AppError("ERR_NOT_FOUND", "Empresa não encontrada");
+const nameTaken = () =>
+  new AppError("ERR_VALIDATION", "Já existe uma empresa com este nome", { fields: { name: "Already exists" } }, 409);
+const emailTaken = () => new AppError("ERR_EMAIL_ALREADY_EXISTS", "Já existe um usuário com este e-mail");
+const planMissing = () => new AppError("ERR_VALIDATION", "planId: plano não encontrado", { fields: { planId: "Invalid" } });
+
+/** Maps the unique indexes a company write can hit to their catalogue errors. */
+export function companyConflict(err: unknown): unknown {
+  const e = err as { code?: string; constraint?: string } | null;
+  if (e?.code !== "23505") return err;
+  return e.constraint === "users_email_key" ? emailTaken() : nameTaken();
+}
+
+/** A company the actor may read: any for a super administrator, otherwise only its own. */
+async function visibleCompany(sql: Sql, actor: RequestActor, id: number) {
+  if (!actor.super && id !== actor.companyId) throw companyNotFound();
+  const row = await repo.findCompany(sql, id);
+  if (!row) throw companyNotFound();
+  return row;
+}
+
+export async function listCompanies(ctx: AppContext, actor: RequestActor): Promise<Company[]> {
+  if (!actor.super) return [presentCompany(await visibleCompany(ctx.sql, actor, actor.companyId))];
+  return (await repo.listCompanies(ctx.sql)).map((row) => presentCompany(row));
+}
+
+export async function showCompany(ctx: AppContext, actor: RequestActor, id: number): Promise<Company> {
+  const row = await visibleCompany(ctx.sql, actor, id);
+  return presentCompany(row, withSettingDefaults(await settingsRepo.listSettings(ctx.sql, id)));
+}
+
+/** GET /companies/listPlan/{companyId}: the company with its plan (own company or super). */
+export async function companyPlan(ctx: AppContext, actor: RequestActor, id: number): Promise<Company> {
+  return presentCompany(await visibleCompany(ctx.sql, actor, id));
+}
+
+/** Creates a company and its first admin (name = company name, e-mail = company e-mail). */
+export async function createCompanyWithAdmin(sql: Sql, fields: repo.CompanyFields, passwordHash: string): Promise<number> {
+  if (!(await repo.planExists(sql, fields.planId))) throw planMissing();
+  if (await usersRepo.emailTaken(sql, fields.email)) throw emailTaken();
+  const id = await repo.insertCompany(sql, fields);
+  await usersRepo.insertUser(sql, id, {
+    name: fields.name,
+    email: fields.email,
+    passwordHash,
+    profile: "admin",
+    allTicket: "disable",
+    whatsappId: null,
+  });
+  await settingsRepo.upsertSetting(sql, id, "campaignsEnabled", String(fields.campaignsEnabled));
+  return id;
+}
+
+export async function createCompany(ctx: AppContext, input: CompanyCreateInput): Promise<Company> {
+  const passwordHash = await hashPassword(input.password);
+  const id = await ctx.sql
+    .tx((sql) =>
+      createCompanyWithAdmin(
+        sql,
+        {
+          name: input.name,
+          email: input.email.toLowerCase(),
+          phone: input.phone,
+          planId: input.planId,
+          status: input.status,
+          campaignsEnabled: input.campaignsEnabled,
+          dueDate: input.dueDate ?? null,
+          recurrence: input.recurrence,
+          biUrl: input.biUrl,
+          billingName: input.billingName,
+          document: input.document,
+        },
+        passwordHash,
+      ),
+    )
+    .catch((err: unknown) => {
+      throw companyConflict(err);
+    });
+  const row = await repo.findCompany(ctx.sql, id);
+  if (!row) throw companyNotFound();
+  return presentCompany(row);
+}
+
+export async function updateCompany(ctx: AppContext, actor: RequestActor, id: number, input: CompanyUpdateInput): Promise<Company> {
+  const current = await repo.findCompany(ctx.sql, id);
+  if (!current) throw companyNotFound();
+  if (current.is_platform) {
+    if (input.dueDate !== undefined && input.dueDate !== current.due_date) throw new AppError("ERR_CANNOT_UPDATE_SUPER_COMPANY_DUE_DATE");
+    if (input.status === false) throw new AppError("ERR_NO_PERMISSION", "A empresa da plataforma não pode ser desativada");
+  }
+  const email = input.email?.toLowerCase();
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  let endedOwner: number | null = null;
+  await ctx.sql
+    .tx(async (sql) => {
+      if (input.planId !== undefined && !(await repo.planExists(sql, input.planId))) throw planMissing();
+      const { password: _password, ...fields } = input;
+      await repo.updateCompany(sql, id, { ...fields, email });
+      if (input.campaignsEnabled !== undefined) await settingsRepo.upsertSetting(sql, id, "campaignsEnabled", String(input.campaignsEnabled));
+      // The company's admin account follows the company e-mail and takes a new password from this form.
+      if ((email && email !== current.email) || passwordHash) {
+        const owner = await repo.findOwner(sql, id, current.email);
+        if (owner) {
+          const newEmail = email && email !== current.email && owner.email === current.email ? email : undefined;
+          if (newEmail && (await usersRepo.emailTaken(sql, newEmail, owner.id))) throw emailTaken();
+          await usersRepo.updateUser(sql, id, owner.id, { email: newEmail, passwordHash });
+          if (passwordHash && owner.id !== actor.id) {
+            await usersRepo.endSessions(sql, id, owner.id);
+            endedOwner = owner.id;
+          }
+        }
+      }
+    })
+    .catch((err: unknown) => {
+      throw companyConflict(err);
+    });
+  if (endedOwner) ctx.realtime.io.in(rooms.user(endedOwner)).disconnectSockets(true);
+  const row = await repo.findCompany(ctx.sql, id);
+  if (!row) throw companyNotFound();
+  return presentCompany(row);
+}
+
+export async function deleteCompany(ctx: AppContext, id: number): Promise<void> {
+  const current = await repo.findCompany(ctx.sql, id);
+  if (!current) throw companyNotFound();
+  if (current.is_platform) throw new AppError("ERR_CANNOT_DELETE_SUPER_COMPANY");
+  try {
+    await repo.deleteCompany(ctx.sql, id);
+  } catch (err) {
+    if ((err as { code?: string }).code === "23503") throw new AppError("ERR_VALIDATION", "A empresa possui registros vinculados", {}, 409);
+    throw err;
+  }
+  // Its users are gone: close their sockets.
+  ctx.realtime.io.in(rooms.company(id)).disconnectSockets(true);
+}
+
+/** Company opening hours (the Hours settings tab): an admin of the company, or a super administrator. */
+export async function updateSchedules(ctx: AppContext, actor: RequestActor, id: number, schedules: ScheduleEntry[]): Promise<Company> {
+  await visibleCompany(ctx.sql, actor, id);
+  await repo.setSchedules(ctx.sql, id, schedules);
+  return presentCompany(await visibleCompany(ctx.sql, actor, id));
+}

@@ -1,0 +1,71 @@
+import type { Message } from "@atende/shared";
+import type { MessageRow } from "./repository.js";
+
+export const mediaUrl = (id: number) => `/messages/media/${id}`;
+
+export function presentMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    ticketId: row.ticket_id,
+    contactId: row.from_me ? null : row.contact_id,
+    body: row.body,
+    fromMe: row.from_me,
+    mediaType: row.media_type,
+    mediaUrl: row.media_path ? mediaUrl(row.id) : null,
+    mediaName: row.media_name,
+    mimetype: row.mimetype,
+    ack: row.ack,
+    read: row.read,
+    isDeleted: row.is_deleted,
+    isEdited: row.is_edited,
+    quotedMsgId: row.quoted_msg_id,
+    quotedMsg:
+      row.q_id !== null
+        ? {
+            id: row.q_id,
+            body: row.q_body ?? "",
+            fromMe: Boolean(row.q_from_me),
+            mediaType: row.q_media_type ?? "chat",
+            mediaUrl: row.q_has_media ? mediaUrl(row.q_id) : null,
+            isDeleted: Boolean(row.q_is_deleted),
+            contact: row.q_from_me ? null : { id: row.contact_id, name: row.contact_name },
+          }
+        : null,
+    contact: row.from_me
+      ? null
+      : {
+          id: row.contact_id,
+          name: row.contact_name,
+          number: row.contact_number,
+          profilePicUrl: row.contact_profile_pic_url,
+          isGroup: row.contact_is_group,
+        },
+    userId: row.user_id,
+    user: row.user_id !== null && row.user_name !== null ? { id: row.user_id, name: row.user_name } : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The ticket list's preview of a message. */
+export function messagePreview(body: string, mediaType: string, mediaName?: string | null): string {
+  if (body.trim()) return body;
+  switch (mediaType) {
+    case "image":
+      return "📷 Imagem";
+    case "audio":
+      return "🎵 Áudio";
+    case "video":
+      return "🎥 Vídeo";
+    case "application":
+      return `📄 ${mediaName ?? "Documento"}`;
+    case "locationMessage":
+      return "📍 Localização";
+    case "vcard":
+      return "👤 Contato";
+    case "call_log":
+      return "📞 Chamada perdida";
+    default:
+      return body;
+  }
+}

@@ -1,0 +1,33 @@
+import { forgetPasswordParams, messageResponse, resetPasswordParams } from "@atende/shared";
+import type { Domain } from "../../core/domain.js";
+import { createMailer } from "../../core/mailer.js";
+import * as reset from "./service.js";
+
+/** Password reset (3-bulk §2, §4, §7): public, rate limited per address. */
+export const passwordResetRoutes: Domain = (api, ctx) => {
+  const mailer = createMailer(ctx.config, api.log);
+
+  api.post(
+    "/forgetpassword/:email",
+    {
+      config: { public: true, rateLimit: { max: 5, timeWindow: "1 minute" } },
+      schema: { params: forgetPasswordParams, response: { 200: messageResponse } },
+    },
+    async (request) => {
+      await reset.requestReset(ctx, mailer, request.log, request.params.email);
+      return { message: "Enviamos um código para o seu e-mail" };
+    },
+  );
+
+  api.post(
+    "/resetpasswords/:email/:token/:newPassword",
+    {
+      config: { public: true, rateLimit: { max: 10, timeWindow: "1 minute" } },
+      schema: { params: resetPasswordParams, response: { 200: messageResponse } },
+    },
+    async (request) => {
+      await reset.resetPassword(ctx, request.params.email, request.params.token, request.params.newPassword);
+      return { message: "Senha redefinida com sucesso" };
+    },
+  );
+};

@@ -1,0 +1,129 @@
+import { LIMITS, type SandboxOutboxItem, type sandboxInboundInput, type WhatsappSession } from "@atende/shared";
+import type { z } from "zod";
+import { channels } from "../../channels/manager.js";
+import { SandboxDriver } from "../../channels/sandbox-driver.js";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { extensionOf } from "../../core/storage.js";
+import type { InboundResult } from "../../channels/inbound.js";
+import { presentSession } from "../whatsapp/presenter.js";
+import * as whatsappRepo from "../whatsapp/repository.js";
+
+/** A sandbox connection of the actor's company (any other connection is "not found"). */
+async function sandboxOf(ctx: AppContext, actor: RequestActor, whatsappId: number) {
+  const row = await whatsappRepo.findWhatsapp(ctx.sql, actor.companyId, whatsappId);
+  if (!row || row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND");
+  return row;
+}
+
+function runningDriver(ctx: AppContext, whatsappId: number): SandboxDriver | null {
+  const d = channels(ctx).get(whatsappId);
+  return d instanceof SandboxDriver ? d : null;
+}
+
+/** The phone page's scan: connects the session (starting it first if needed). */
+export async function scan(ctx: AppContext, actor: RequestActor, whatsappId: number): Promise<WhatsappSession> {
+  const row = await sandboxOf(ctx, actor, whatsappId);
+  let driver = runningDriver(ctx, whatsappId);
+  if (!driver) driver = (await channels(ctx).start(actor.companyId, whatsappId, row.provider)) as SandboxDriver;
+  if (!driver.connected) await driver.scan();
+  return presentSession((await whatsappRepo.findWhatsapp(ctx.sql, actor.companyId, whatsappId))!);
+}
+
+async function connectedDriver(ctx: AppContext, actor: RequestActor, whatsappId: number): Promise<SandboxDriver> {
+  await sandboxOf(ctx, actor, whatsappId);
+  const driver = runningDriver(ctx, whatsappId);
+  if (!driver?.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão sandbox não está conectada");
+  return driver;
+}
+
+type Inbound = z.output<typeof sandboxInboundInput>;
+
+/** A customer's message, handed to the same inbound pipeline a real driver uses. */
+export async function inbound(ctx: AppContext, actor: RequestActor, whatsappId: number, input: Inbound): Promise<InboundResult> {
+  const driver = await connectedDriver(ctx, actor, whatsappId);
+  let media: { data: Buffer; fileName: string; mimetype: string } | undefined;
+  if (input.mediaBase64) {
+    const data = Buffer.from(input.mediaBase64.replace(/^data:[^,]*,/, ""), "base64");
+    if (data.length > LIMITS.attachmentMaxBytes) throw new AppError("ERR_PAYLOAD_TOO_LARGE", "O arquivo excede o tamanho máximo de 10MB");
+    const mimetype = input.mimetype ?? defaultMime(input.mediaType);
+    media = { data, mimetype, fileName: input.mediaName ?? `arquivo.${extensionOf(undefined, mimetype)}` };
+  }
+  if (!input.body.trim() && !media && (input.mediaType ?? "chat") === "chat") throw new AppError("ERR_VALIDATION", "Mensagem vazia");
+  const result = await driver.receive({
+    number: input.number,
+    name: input.name,
+    body: input.body,
+    mediaType: input.mediaType ?? (media ? mediaTypeFromMime(media.mimetype) : "chat"),
+    media,
+    quotedProviderId: input.quotedId === undefined ? undefined : String(input.quotedId),
+  });
+  return result as InboundResult;
+}
+
+function defaultMime(type: string | undefined): string {
+  switch (type) {
+    case "image":
+      return "image/png";
+    case "audio":
+      return "audio/mpeg";
+    case "video":
+      return "video/mp4";
+    default:
+      return "application/octet-stream";
+  }
+}
+
+function mediaTypeFromMime(mime: string) {
+  const top = mime.split("/")[0];
+  return top === "image" || top === "audio" || top === "video" ? top : "application";
+}
+
+export async function outbox(
+  ctx: AppContext,
+  actor: RequestActor,
+  whatsappId: number,
+  q: { number?: string; outboundOnly?: "true" | "false" },
+): Promise<SandboxOutboxItem[]> {
+  await sandboxOf(ctx, actor, whatsappId);
+  const number = q.number?.replace(/\D/g, "") || null;
+  const rows = await ctx.sql.many<{
+    id: number;
+    provider_id: string;
+    direction: "inbound" | "outbound";
+    number: string;
+    body: string;
+    media_type: string;
+    media_name: string | null;
+    ack: number;
+    is_deleted: boolean;
+    created_at: Date;
+  }>(
+    `SELECT * FROM (
+       SELECT id, provider_id, direction, number, body, media_type, media_name, ack, is_deleted, created_at
+         FROM sandbox_messages
+        WHERE company_id = $1 AND whatsapp_id = $2 AND ($3::text IS NULL OR number = $3) AND ($4 = false OR direction = 'outbound')
+        ORDER BY id DESC LIMIT 500) x
+      ORDER BY id`,
+    [actor.companyId, whatsappId, number, q.outboundOnly === "true"],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    providerId: r.provider_id,
+    direction: r.direction,
+    number: r.number,
+    body: r.is_deleted ? "" : r.body,
+    mediaType: r.media_type,
+    mediaName: r.media_name,
+    ack: r.ack,
+    isDeleted: r.is_deleted,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
+
+/** The phone page is open on a chat: the agents' messages so far are read (ack 4). */
+export async function phoneRead(ctx: AppContext, actor: RequestActor, whatsappId: number, number?: string): Promise<number> {
+  const driver = await connectedDriver(ctx, actor, whatsappId);
+  return driver.phoneRead(number?.replace(/\D/g, "") || undefined);
+}

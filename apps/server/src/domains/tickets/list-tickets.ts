@@ -1,0 +1,81 @@
+import { LIMITS, type TicketsPage, type ticketsQuery } from "@atende/shared";
+import type { z } from "zod";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { likeEscape } from "../contacts/repository.js";
+import { presentTicket } from "./presenter.js";
+import { ticketsByIds } from "./repository.js";
+import { visibilityFor, visibilitySql } from "./visibility.js";
+
+type Query = z.output<typeof ticketsQuery>;
+
+/** Shortest search that uses the trigram index on message text; shorter ones search contacts only. */
+export const MESSAGE_SEARCH_MIN_CHARS = 3;
+
+/**
+ * GET /tickets: one indexed walk over (company, status, updated_at DESC, id DESC) with the filters
+ * as conditions, 40 per page (offset paging; the 41st row tells hasMore). searchParam matches the
+ * contact's name or number or any message's text (trigram GIN indexes); a ticket with several
+ * matching messages counts once (IN, not JOIN), so pages are always full.
+ */
+export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query): Promise<TicketsPage> {
+  const v = await visibilityFor(ctx.sql, actor);
+  const params: unknown[] = [actor.companyId];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = ["t.company_id = $1"];
+  const showAll = q.showAll === true && v.canShowAll;
+  where.push(visibilitySql(v, params, showAll));
+  if (q.status) where.push(`t.status = ${p(q.status)}`);
+  if (q.queueIds?.length) {
+    where.push(q.includeNoQueue === false ? `t.queue_id = ANY(${p(q.queueIds)}::int[])` : `(t.queue_id = ANY(${p(q.queueIds)}::int[]) OR t.queue_id IS NULL)`);
+  }
+  if (q.users?.length) where.push(`t.user_id = ANY(${p(q.users)}::int[])`);
+  if (q.tags?.length) {
+    const tags = [...new Set(q.tags)];
+    where.push(
+      `(SELECT count(*) FROM ticket_tags tt WHERE tt.ticket_id = t.id AND tt.tag_id = ANY(${p(tags)}::int[])) = ${tags.length}`,
+    );
+  }
+  if (q.origins?.length === 1) where.push(q.origins[0] === "proactive" ? "t.origin_from_me" : "NOT t.origin_from_me");
+  if (q.date) where.push(`t.created_at >= ${p(q.date)}::date AND t.created_at < ${p(q.date)}::date + 1`);
+  if (q.updatedAt) where.push(`t.updated_at >= ${p(q.updatedAt)}::date AND t.updated_at < ${p(q.updatedAt)}::date + 1`);
+  if (q.withUnreadMessages) where.push("t.unread_messages > 0");
+
+  const search = q.searchParam.trim().toLowerCase();
+  if (search) {
+    const like = p(`%${likeEscape(search)}%`);
+    const digits = search.replace(/\D/g, "");
+    const contactMatch = digits.length >= 3 && digits === search.replace(/[\s()+-]/g, "")
+      ? `(lower(c2.name) LIKE ${like} OR c2.number LIKE ${p(`%${digits}%`)})`
+      : `lower(c2.name) LIKE ${like}`;
+    const byContact = `t.contact_id IN (SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
+    if (search.length >= MESSAGE_SEARCH_MIN_CHARS) {
+      const byMessage = `t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})`;
+      where.push(`(${byContact} OR ${byMessage})`);
+    } else {
+      where.push(byContact);
+    }
+  }
+
+  const pageSize = LIMITS.ticketsPerPage;
+  const offset = (q.pageNumber - 1) * pageSize;
+  const whereSql = where.join(" AND ");
+  const ids = await ctx.sql.many<{ id: number }>(
+    `SELECT t.id FROM tickets t WHERE ${whereSql} ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET ${offset}`,
+    params,
+  );
+  const hasMore = ids.length > pageSize;
+  const rows = await ticketsByIds(
+    ctx.sql,
+    actor.companyId,
+    ids.slice(0, pageSize).map((r) => r.id),
+  );
+  let count: number | null = null;
+  if (!search && q.pageNumber === 1) {
+    count = hasMore ? (await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM tickets t WHERE ${whereSql}`, params)).n : rows.length;
+  }
+  return { tickets: rows.map(presentTicket), hasMore, count };
+}

@@ -1,0 +1,163 @@
+import { ticketActionRefusal, type TicketAction, type TicketUpdateInput, type TicketUpdateResponse } from "@atende/shared";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { sendOutgoing } from "../messages/send-message.js";
+import { applyVariables, greetingFor } from "../messages/variables.js";
+import * as whatsappRepo from "../whatsapp/repository.js";
+import { settingEnabled } from "./company-settings.js";
+import { emitTicketUpdate } from "./events.js";
+import { presentTicket, ticketProtocol } from "./presenter.js";
+import * as repo from "./repository.js";
+import type { TicketPatch, TicketRow } from "./repository.js";
+import { isAdmin, loadVisibleTicket } from "./service.js";
+
+type Action = TicketAction | "settings";
+
+/**
+ * The §4 transition a PUT asks for: `action` when given; otherwise inferred from the status asked
+ * and the current one, as the original clients send it (a queueId that moves the ticket, or a new
+ * user without a status change, is a transfer).
+ */
+export function inferAction(current: TicketRow, input: TicketUpdateInput): Action {
+  if (input.action) return input.action;
+  const movesQueue = input.queueId !== undefined && input.queueId !== current.queue_id;
+  const s = input.status;
+  if (s === "closed") return "finish";
+  if (movesQueue) return "transfer";
+  if (s === "open" && current.status === "pending") return "accept";
+  if (s === "open" && current.status === "closed") return "reopen";
+  if (s === "open" && current.status === "paused") return "resume";
+  if (s === "paused") return "pause";
+  if (s === "pending" && current.status === "open" && !input.userId) return "return";
+  if (input.userId !== undefined && input.userId !== current.user_id) return "transfer";
+  if (s === undefined || s === current.status) return "settings";
+  throw new AppError("ERR_VALIDATION", `Transição inválida: ${current.status} → ${s}`);
+}
+
+function uniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "23505";
+}
+
+async function requireTagIfNeeded(ctx: AppContext, row: TicketRow): Promise<void> {
+  if (!(await settingEnabled(ctx.sql, row.company_id, "requireTagBeforeClosing"))) return;
+  if ((await repo.tagCount(ctx.sql, row.company_id, row.id)).n === 0) {
+    throw new AppError("ERR_REQUIRE_TAG_BEFORE_CLOSING", "Adicione uma tag antes de fechar o ticket");
+  }
+}
+
+/** Sends an automatic message; a disconnected connection must not undo the transition. */
+async function sendQuietly(ctx: AppContext, ticket: TicketRow, body: string, userId: number | null): Promise<void> {
+  try {
+    await sendOutgoing(ctx, { ticket, body, userId });
+  } catch {
+    // the transition stands; the message is simply not sent
+  }
+}
+
+export async function updateTicket(ctx: AppContext, actor: RequestActor, id: number, input: TicketUpdateInput): Promise<TicketUpdateResponse> {
+  const companyId = actor.companyId;
+  const current = await loadVisibleTicket(ctx, actor, id);
+  const action = inferAction(current, input);
+  const ruleActor = { id: actor.id, profile: actor.profile, super: actor.super };
+  const ruleTicket = { status: current.status, userId: current.user_id, queue: current.queue_name ? { name: current.queue_name } : null };
+
+  if (action === "settings") {
+    if (!isAdmin(actor) && current.user_id !== actor.id) throw new AppError("ERR_NO_PERMISSION");
+  } else {
+    const refusal = ticketActionRefusal(ruleActor, ruleTicket, action);
+    if (refusal === "state") throw new AppError("ERR_VALIDATION", `Ação ${action} inválida para um ticket ${current.status}`);
+    if (refusal === "permission") throw new AppError("ERR_NO_PERMISSION");
+  }
+
+  const patch: TicketPatch = {};
+  let nextTicket: { id: number; uuid: string } | null | undefined;
+  let assignee: { id: number; name: string } | null = null;
+  switch (action) {
+    case "accept": {
+      const target = isAdmin(actor) && input.userId ? input.userId : actor.id;
+      assignee = target === actor.id ? { id: actor.id, name: actor.name } : await repo.userInCompany(ctx.sql, companyId, target);
+      if (!assignee) throw new AppError("ERR_NO_USER_FOUND");
+      Object.assign(patch, { status: "open", user_id: assignee.id, chatbot: false });
+      break;
+    }
+    case "return":
+      Object.assign(patch, { status: "pending", user_id: null });
+      break;
+    case "pause":
+      patch.status = "paused";
+      break;
+    case "resume":
+      patch.status = "open";
+      break;
+    case "finish":
+      await requireTagIfNeeded(ctx, current);
+      Object.assign(patch, {
+        status: "closed",
+        prompt_id: null,
+        integration_id: null,
+        use_integration: false,
+        chatbot: false,
+        unread_messages: 0,
+        closed_at: new Date(),
+      });
+      break;
+    case "reopen":
+      Object.assign(patch, { status: "open", user_id: actor.id, unread_messages: 0, closed_at: null });
+      break;
+    case "transfer": {
+      if (!input.queueId) throw new AppError("ERR_VALIDATION", "queueId: Required", { fields: { queueId: "Required" } });
+      if (!(await repo.queueInCompany(ctx.sql, companyId, input.queueId))) throw new AppError("ERR_VALIDATION", "Fila não encontrada");
+      if (input.userId && !(await repo.userInCompany(ctx.sql, companyId, input.userId))) throw new AppError("ERR_NO_USER_FOUND");
+      if (input.whatsappId && input.whatsappId !== current.whatsapp_id) {
+        if (!(await whatsappRepo.findWhatsapp(ctx.sql, companyId, input.whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND");
+        patch.whatsapp_id = input.whatsappId;
+      }
+      Object.assign(patch, {
+        queue_id: input.queueId,
+        user_id: input.userId ?? null,
+        status: input.userId ? "open" : "pending",
+        chatbot: false,
+      });
+      break;
+    }
+    case "settings":
+      break;
+  }
+  if (input.useIntegration !== undefined) patch.use_integration = input.useIntegration;
+  if (input.promptId !== undefined && action !== "finish") patch.prompt_id = input.promptId;
+  if (input.integrationId !== undefined && action !== "finish") patch.integration_id = input.integrationId;
+
+  try {
+    await ctx.sql.tx(async (sql) => {
+      await repo.findTicket(sql, companyId, id, true);
+      await repo.updateTicket(sql, companyId, id, patch);
+      if (action === "accept" && assignee) await repo.trackAccept(sql, companyId, id, assignee.id);
+      if (action === "finish") await repo.trackFinish(sql, companyId, id);
+      if (action === "reopen") await repo.startTracking(sql, companyId, id);
+    });
+  } catch (err) {
+    if (uniqueViolation(err)) {
+      const other = await repo.findActiveTicket(ctx.sql, companyId, current.contact_id, patch.whatsapp_id ?? current.whatsapp_id);
+      const row = other ? await repo.findTicket(ctx.sql, companyId, other.id) : null;
+      throw new AppError("ERR_OTHER_OPEN_TICKET", "Já existe um ticket aberto para este contato", row ? { ticket: presentTicket(row) } : {});
+    }
+    throw err;
+  }
+
+  let row = (await repo.findTicket(ctx.sql, companyId, id))!;
+  await emitTicketUpdate(ctx, row, current);
+
+  const vars = { contactName: row.contact_name, protocol: ticketProtocol(row) };
+  if (action === "accept" && assignee && !row.is_group && (await settingEnabled(ctx.sql, companyId, "sendGreetingAccepted"))) {
+    const text = `${greetingFor(new Date())} *${row.contact_name}*, meu nome é *${assignee.name}* e agora vou prosseguir com seu atendimento!`;
+    await sendQuietly(ctx, row, text, assignee.id);
+  }
+  if (action === "finish" && !row.is_group && row.whatsapp_id !== null) {
+    const connection = await whatsappRepo.findWhatsapp(ctx.sql, companyId, row.whatsapp_id);
+    if (connection?.complation_message.trim()) await sendQuietly(ctx, row, applyVariables(connection.complation_message, vars), null);
+  }
+  if (action === "pause") nextTicket = await repo.nextOpenTicket(ctx.sql, companyId, row.user_id ?? actor.id, id);
+  row = (await repo.findTicket(ctx.sql, companyId, id))!;
+  return { ...presentTicket(row), ...(action === "pause" ? { nextTicket: nextTicket ?? null } : {}) };
+}

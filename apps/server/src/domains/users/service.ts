@@ -1,0 +1,224 @@
+import {
+  canManageUsers,
+  channel,
+  LIMITS,
+  userDeleteRefusal,
+  userEditRefusal,
+  type ErrorCode,
+  type User,
+  type UserChange,
+  type UserCreateInput,
+  type UserUpdateInput,
+} from "@atende/shared";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { hashPassword } from "../../core/password.js";
+import { rooms } from "../../core/realtime.js";
+import type { Sql } from "../../db/sql.js";
+import { presentUser, presentUserListItem } from "./presenter.js";
+import * as repo from "./repository.js";
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  ERR_NO_USER_FOUND: "Usuário não encontrado",
+  ERR_EMAIL_ALREADY_EXISTS: "Já existe um usuário com este e-mail",
+  ERR_NO_PERMISSION: "Sem permissão",
+  ERR_NO_USER_DELETE: "Somente super administradores podem excluir usuários",
+  ERR_CANNOT_EDIT_SUPER_USER: "O super administrador não pode ser alterado nem excluído",
+  ERR_CANNOT_CHANGE_SUPER_ADMIN_PROFILE_TO_USER: "O perfil do super administrador não pode ser alterado para usuário",
+  ERR_CANNOT_CHANGE_SUPER_ADMIN_PROFILE_TO_SUPERVISOR: "O perfil do super administrador não pode ser alterado para supervisor",
+  ERR_CANNOT_EDIT_USER_CANNOT_EDIT_ADMIN: "Administradores não podem editar outros administradores",
+  ERR_CANNOT_EDIT_OR_DEMOTE_OWN_ACCOUNT: "Você não pode alterar o perfil da sua própria conta",
+  ERR_CANNOT_EDIT_OR_DELETE_OWN_ADMIN_ACCOUNT: "Você não pode excluir a sua própria conta",
+};
+
+const refuse = (code: ErrorCode) => new AppError(code, MESSAGES[code] ?? code);
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const sameSet = (a: number[], b: number[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
+
+/** The company a user id lives in, as the actor may see it: a super administrator sees every company. */
+async function companyFor(ctx: AppContext, actor: RequestActor, userId: number): Promise<number> {
+  if (!actor.super) return actor.companyId;
+  return (await repo.companyOfUser(ctx.sql, userId)) ?? actor.companyId;
+}
+
+async function loadTarget(sql: Sql, companyId: number, id: number): Promise<repo.UserRow> {
+  const row = await repo.findUser(sql, companyId, id);
+  if (!row) throw refuse("ERR_NO_USER_FOUND");
+  return row;
+}
+
+function parseQueueFilter(raw: string | undefined): number[] {
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new AppError("ERR_VALIDATION", "queueIds: JSON array of ids expected", { fields: { queueIds: "Invalid" } });
+  }
+  if (!Array.isArray(parsed) || !parsed.every((q) => Number.isInteger(Number(q)) && Number(q) > 0)) {
+    throw new AppError("ERR_VALIDATION", "queueIds: JSON array of ids expected", { fields: { queueIds: "Invalid" } });
+  }
+  return parsed.map(Number);
+}
+
+async function assertRefs(sql: Sql, companyId: number, queueIds: number[] | undefined, whatsappId: number | null | undefined) {
+  if (queueIds?.length) {
+    const unique = [...new Set(queueIds)];
+    if ((await repo.countCompanyQueues(sql, companyId, unique)) !== unique.length) {
+      throw new AppError("ERR_VALIDATION", "queueIds: fila inexistente nesta empresa", { fields: { queueIds: "Invalid" } });
+    }
+  }
+  if (whatsappId != null && !(await repo.whatsappExists(sql, companyId, whatsappId))) {
+    throw new AppError("ERR_VALIDATION", "whatsappId: conexão inexistente nesta empresa", { fields: { whatsappId: "Invalid" } });
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === "23505";
+}
+
+async function emitUser(ctx: AppContext, companyId: number, userId: number, action: "create" | "update"): Promise<User> {
+  const row = await loadTarget(ctx.sql, companyId, userId);
+  const user = presentUser(row);
+  ctx.realtime.emit(rooms.company(companyId), channel.user(companyId), { action, user });
+  return user;
+}
+
+export async function listUsers(ctx: AppContext, actor: RequestActor, q: { searchParam: string; pageNumber: number; queueIds?: string }) {
+  const limit = LIMITS.listPageSize;
+  const offset = (q.pageNumber - 1) * limit;
+  const { rows, count } = await repo.listUsers(ctx.sql, actor.companyId, {
+    search: q.searchParam.trim(),
+    queueIds: parseQueueFilter(q.queueIds),
+    limit,
+    offset,
+  });
+  return { users: rows.map(presentUser), count, hasMore: count > offset + rows.length };
+}
+
+/** id and name of a company's users; a super administrator may name another company. */
+export async function listUserNames(ctx: AppContext, actor: RequestActor, companyId?: number) {
+  const target = actor.super && companyId ? companyId : actor.companyId;
+  return (await repo.listUserNames(ctx.sql, target)).map(presentUserListItem);
+}
+
+export async function showUser(ctx: AppContext, actor: RequestActor, id: number): Promise<User> {
+  const row = await loadTarget(ctx.sql, await companyFor(ctx, actor, id), id);
+  if (row.id !== actor.id && !canManageUsers(actor)) throw refuse("ERR_NO_PERMISSION");
+  return presentUser(row);
+}
+
+export async function createUser(ctx: AppContext, actor: RequestActor, input: UserCreateInput): Promise<User> {
+  const companyId = actor.super && input.companyId ? input.companyId : actor.companyId;
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const id = await ctx.sql
+    .tx(async (sql) => {
+      const plan = await repo.lockCompanyUserLimit(sql, companyId);
+      if (!plan) throw new AppError("ERR_VALIDATION", "companyId: empresa não encontrada", { fields: { companyId: "Invalid" } });
+      if (plan.limit > 0 && plan.count >= plan.limit) {
+        throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano da empresa permite no máximo ${plan.limit} usuário(s)`, { limit: plan.limit });
+      }
+      if (await repo.emailTaken(sql, email)) throw refuse("ERR_EMAIL_ALREADY_EXISTS");
+      await assertRefs(sql, companyId, input.queueIds, input.whatsappId);
+      const userId = await repo.insertUser(sql, companyId, {
+        name: input.name,
+        email,
+        passwordHash,
+        profile: input.profile,
+        allTicket: input.allTicket,
+        whatsappId: input.whatsappId ?? null,
+      });
+      await repo.setUserQueues(sql, companyId, userId, [...new Set(input.queueIds)]);
+      return userId;
+    })
+    .catch((err: unknown) => {
+      throw isUniqueViolation(err) ? refuse("ERR_EMAIL_ALREADY_EXISTS") : err;
+    });
+  return emitUser(ctx, companyId, id, "create");
+}
+
+export async function updateUser(ctx: AppContext, actor: RequestActor, id: number, input: UserUpdateInput): Promise<User> {
+  const companyId = await companyFor(ctx, actor, id);
+  const target = await loadTarget(ctx.sql, companyId, id);
+  const currentQueues = target.queues.map((q) => q.id);
+  const queueIds = input.queueIds ? [...new Set(input.queueIds)] : undefined;
+
+  // Only what actually changes counts: the web sends the whole form back.
+  const change: UserChange = {};
+  if (input.profile !== undefined && input.profile !== target.profile) change.profile = input.profile;
+  if (queueIds && !sameSet(queueIds, currentQueues)) change.queueIds = queueIds;
+  if (input.whatsappId !== undefined && input.whatsappId !== target.whatsapp_id) change.whatsappId = input.whatsappId;
+  if (input.allTicket !== undefined && input.allTicket !== target.all_ticket) change.allTicket = input.allTicket;
+  const refusal = userEditRefusal(actor, { id: target.id, companyId, profile: target.profile, super: target.super }, change);
+  if (refusal) throw refuse(refusal);
+
+  const email = input.email !== undefined ? normalizeEmail(input.email) : undefined;
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const self = actor.id === target.id;
+  await ctx.sql
+    .tx(async (sql) => {
+      if (email !== undefined && email !== target.email && (await repo.emailTaken(sql, email, id))) throw refuse("ERR_EMAIL_ALREADY_EXISTS");
+      await assertRefs(sql, companyId, change.queueIds, change.whatsappId);
+      await repo.updateUser(sql, companyId, id, {
+        name: input.name,
+        email,
+        passwordHash,
+        profile: change.profile,
+        allTicket: change.allTicket,
+        whatsappId: change.whatsappId,
+      });
+      if (change.queueIds) await repo.setUserQueues(sql, companyId, id, change.queueIds);
+      // A password set by someone else ends the user's sessions. One's own change keeps the current
+      // session: a login already ends every other one, so there is nothing else to end.
+      if (passwordHash && !self) await repo.endSessions(sql, companyId, id);
+    })
+    .catch((err: unknown) => {
+      throw isUniqueViolation(err) ? refuse("ERR_EMAIL_ALREADY_EXISTS") : err;
+    });
+
+  if (passwordHash && !self) ctx.realtime.io.in(rooms.user(id)).disconnectSockets(true);
+  else if (change.profile || change.queueIds) await ctx.realtime.refreshUser(id, companyId);
+  return emitUser(ctx, companyId, id, "update");
+}
+
+async function removeUser(ctx: AppContext, sql: Sql, actor: RequestActor, id: number): Promise<number> {
+  const companyId = await companyFor(ctx, actor, id);
+  const target = await loadTarget(sql, companyId, id);
+  const refusal = userDeleteRefusal(actor, { id: target.id, companyId, profile: target.profile, super: target.super });
+  if (refusal) throw refuse(refusal);
+  try {
+    await repo.deleteUser(sql, companyId, id);
+  } catch (err) {
+    // Another domain's rows still point at the user without a cascade rule.
+    if ((err as { code?: string }).code === "23503") throw new AppError("ERR_VALIDATION", "O usuário possui registros vinculados", {}, 409);
+    throw err;
+  }
+  return companyId;
+}
+
+function afterDelete(ctx: AppContext, companyId: number, userId: number) {
+  ctx.realtime.io.in(rooms.user(userId)).disconnectSockets(true);
+  ctx.realtime.emit(rooms.company(companyId), channel.user(companyId), { action: "delete", userId });
+}
+
+export async function deleteUser(ctx: AppContext, actor: RequestActor, id: number): Promise<void> {
+  if (!actor.super) throw refuse("ERR_NO_USER_DELETE");
+  const companyId = await ctx.sql.tx((sql) => removeUser(ctx, sql, actor, id));
+  afterDelete(ctx, companyId, id);
+}
+
+/** All or nothing: one protected or missing user refuses the whole batch. */
+export async function bulkDeleteUsers(ctx: AppContext, actor: RequestActor, ids: number[]): Promise<number[]> {
+  if (!actor.super) throw refuse("ERR_NO_USER_DELETE");
+  const unique = [...new Set(ids)];
+  const removed = await ctx.sql.tx(async (sql) => {
+    const done: [number, number][] = [];
+    for (const id of unique) done.push([id, await removeUser(ctx, sql, actor, id)]);
+    return done;
+  });
+  for (const [id, companyId] of removed) afterDelete(ctx, companyId, id);
+  return unique;
+}

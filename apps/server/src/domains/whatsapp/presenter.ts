@@ -1,0 +1,38 @@
+import { SESSION_STATUSES, type SessionStatus, type Whatsapp, type WhatsappSession } from "@atende/shared";
+import type { WhatsappRow } from "./repository.js";
+
+const asStatus = (s: string): SessionStatus => ((SESSION_STATUSES as readonly string[]).includes(s) ? (s as SessionStatus) : "DISCONNECTED");
+
+/** Never includes the token unless `withToken` (admins reading one connection for the edit form). */
+export function presentWhatsapp(row: WhatsappRow, withToken = false): Whatsapp {
+  return {
+    id: row.id,
+    name: row.name,
+    status: asStatus(row.status),
+    qrcode: row.qrcode,
+    retries: row.retries,
+    number: row.number,
+    phoneNumberStr: row.number,
+    provider: row.provider,
+    isOfficial: row.is_official,
+    isDefault: row.is_default,
+    queues: row.queues,
+    transferQueueId: row.transfer_queue_id,
+    greetingMessage: row.greeting_message,
+    complationMessage: row.complation_message,
+    outOfHoursMessage: row.out_of_hours_message,
+    ratingMessage: row.rating_message,
+    expiresInactiveMessage: row.expires_inactive_message,
+    expiresTicket: row.expires_ticket,
+    timeUseBotQueues: row.time_use_bot_queues,
+    maxUseBotQueues: row.max_use_bot_queues,
+    promptId: row.prompt_id,
+    ...(withToken ? { token: row.token } : {}),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function presentSession(row: Pick<WhatsappRow, "id" | "status" | "qrcode">): WhatsappSession {
+  return { id: row.id, status: asStatus(row.status), qrcode: row.status === "CONNECTED" ? "" : row.qrcode };
+}

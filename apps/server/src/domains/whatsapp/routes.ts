@@ -1,0 +1,60 @@
+import { idParam, messageResponse, whatsapp, whatsappInput, whatsappSession, whatsappUpdateInput } from "@atende/shared";
+import { z } from "zod";
+import { channels } from "../../channels/manager.js";
+import { SANDBOX_ACK_JOB, sandboxAckPayload } from "../../channels/sandbox-driver.js";
+import type { Domain } from "../../core/domain.js";
+import * as service from "./service.js";
+
+const admin = { gate: { minProfile: "admin" as const } };
+const listQuery = z.object({ session: z.coerce.number().optional(), companyId: z.coerce.number().optional() });
+
+export const whatsappRoutes: Domain = (api, ctx) => {
+  // Durable sandbox acks (sent, delivered) and the drivers of connected sessions on start.
+  ctx.jobs.define({
+    name: SANDBOX_ACK_JOB,
+    schema: sandboxAckPayload,
+    concurrency: 2,
+    handler: async (p) => {
+      await ctx.sql.exec(
+        "UPDATE sandbox_messages SET ack = GREATEST(ack, $4) WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
+        [p.companyId, p.whatsappId, p.providerId, p.ack],
+      );
+      await channels(ctx).handleAck(p.companyId, p.whatsappId, p.providerId, p.ack);
+    },
+  });
+  api.addHook("onReady", async () => {
+    await channels(ctx).startConnected();
+  });
+  api.addHook("onClose", async () => {
+    await channels(ctx).stopAll();
+  });
+
+  api.get("/whatsapp", { schema: { querystring: listQuery, response: { 200: z.array(whatsapp) } } }, async (request) =>
+    service.listWhatsapps(ctx, request.actor),
+  );
+  api.get("/whatsapp/:id", { schema: { params: idParam, querystring: listQuery, response: { 200: whatsapp } } }, async (request) =>
+    service.showWhatsapp(ctx, request.actor, request.params.id),
+  );
+  api.post("/whatsapp", { config: admin, schema: { body: whatsappInput, response: { 200: whatsapp } } }, async (request) =>
+    service.createWhatsapp(ctx, request.actor, request.body),
+  );
+  api.put(
+    "/whatsapp/:id",
+    { config: admin, schema: { params: idParam, body: whatsappUpdateInput, response: { 200: whatsapp } } },
+    async (request) => service.updateWhatsapp(ctx, request.actor, request.params.id, request.body),
+  );
+  api.delete("/whatsapp/:id", { config: admin, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {
+    await service.deleteWhatsapp(ctx, request.actor, request.params.id);
+    return { message: "Whatsapp deleted." };
+  });
+
+  api.post("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
+    service.sessionAction(ctx, request.actor, request.params.id, "start"),
+  );
+  api.put("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
+    service.sessionAction(ctx, request.actor, request.params.id, "restart"),
+  );
+  api.delete("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
+    service.sessionAction(ctx, request.actor, request.params.id, "stop"),
+  );
+};

@@ -1,0 +1,144 @@
+import { can, channel, type Whatsapp, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
+import type { z } from "zod";
+import { channels } from "../../channels/manager.js";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { rooms } from "../../core/realtime.js";
+import { presentSession, presentWhatsapp } from "./presenter.js";
+import * as repo from "./repository.js";
+
+type WhatsappInput = z.output<typeof whatsappInput>;
+type WhatsappUpdateInput = z.output<typeof whatsappUpdateInput>;
+
+/** Providers that can be created today; the real drivers arrive with their own issue. */
+export const CREATABLE_PROVIDERS = ["sandbox"] as const;
+
+function emitUpdate(ctx: AppContext, row: repo.WhatsappRow): void {
+  ctx.realtime.emit(rooms.company(row.company_id), channel.whatsapp(row.company_id), { action: "update", whatsapp: presentWhatsapp(row) });
+}
+
+export async function listWhatsapps(ctx: AppContext, actor: RequestActor): Promise<Whatsapp[]> {
+  return (await repo.listWhatsapps(ctx.sql, actor.companyId)).map((r) => presentWhatsapp(r));
+}
+
+export async function showWhatsapp(ctx: AppContext, actor: RequestActor, id: number): Promise<Whatsapp> {
+  const row = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  return presentWhatsapp(row, can(actor, "connections-page:editOrDeleteConnection"));
+}
+
+async function validateRefs(ctx: AppContext, companyId: number, input: { queueIds?: number[]; transferQueueId?: number | null }) {
+  const ids = [...new Set(input.queueIds ?? [])];
+  if (ids.length && (await repo.countCompanyQueues(ctx.sql, companyId, ids)).n !== ids.length) {
+    throw new AppError("ERR_VALIDATION", "Fila não encontrada", { fields: { queueIds: "Fila não encontrada" } });
+  }
+  if (input.transferQueueId && (await repo.countCompanyQueues(ctx.sql, companyId, [input.transferQueueId])).n !== 1) {
+    throw new AppError("ERR_VALIDATION", "Fila não encontrada", { fields: { transferQueueId: "Fila não encontrada" } });
+  }
+}
+
+function fieldsOf(input: WhatsappUpdateInput): repo.WhatsappFields {
+  return {
+    name: input.name,
+    is_default: input.isDefault,
+    greeting_message: input.greetingMessage,
+    complation_message: input.complationMessage,
+    out_of_hours_message: input.outOfHoursMessage,
+    rating_message: input.ratingMessage,
+    transfer_queue_id: input.transferQueueId,
+    expires_ticket: input.expiresTicket,
+    expires_inactive_message: input.expiresInactiveMessage,
+    time_use_bot_queues: input.timeUseBotQueues,
+    max_use_bot_queues: input.maxUseBotQueues,
+    prompt_id: input.promptId,
+    token: input.token,
+  };
+}
+
+/** POST /whatsapp: validates, enforces the plan's connection limit, creates, and starts its session (QR code). */
+export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input: WhatsappInput): Promise<Whatsapp> {
+  const companyId = actor.companyId;
+  if (!(CREATABLE_PROVIDERS as readonly string[]).includes(input.provider)) {
+    throw new AppError("ERR_VALIDATION", `O provedor ${input.provider} ainda não está disponível`, { fields: { provider: "Indisponível" } });
+  }
+  if (input.queueIds.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");
+  await validateRefs(ctx, companyId, input);
+  const id = await ctx.sql.tx(async (sql) => {
+    await sql.exec("SELECT pg_advisory_xact_lock(727101, $1)", [companyId]);
+    const { n, limit } = await repo.countWhatsapps(sql, companyId);
+    if (limit > 0 && n >= limit) throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano permite ${limit} conexões`);
+    const isDefault = input.isDefault || n === 0;
+    const newId = await repo.insertWhatsapp(sql, companyId, { ...fieldsOf(input), provider: input.provider, is_default: false });
+    if (isDefault) {
+      await repo.clearOtherDefaults(sql, companyId, newId);
+      await repo.updateWhatsapp(sql, companyId, newId, { is_default: true });
+    }
+    await repo.setQueues(sql, companyId, newId, [...new Set(input.queueIds)]);
+    return newId;
+  });
+  const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
+  emitUpdate(ctx, row);
+  await channels(ctx).start(companyId, id, row.provider);
+  return presentWhatsapp((await repo.findWhatsapp(ctx.sql, companyId, id))!, true);
+}
+
+export async function updateWhatsapp(ctx: AppContext, actor: RequestActor, id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+  const companyId = actor.companyId;
+  const current = await repo.findWhatsapp(ctx.sql, companyId, id);
+  if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
+  if (input.provider !== undefined && input.provider !== current.provider) {
+    throw new AppError("ERR_VALIDATION", "O provedor de uma conexão não pode ser alterado", { fields: { provider: "Imutável" } });
+  }
+  const queueIds = input.queueIds ?? current.queues.map((q) => q.id);
+  const greeting = input.greetingMessage ?? current.greeting_message;
+  if (queueIds.length > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");
+  await validateRefs(ctx, companyId, input);
+  await ctx.sql.tx(async (sql) => {
+    const fields = fieldsOf(input);
+    if (input.isDefault === false && current.is_default) delete fields.is_default; // one connection stays default
+    if (input.isDefault) await repo.clearOtherDefaults(sql, companyId, id);
+    await repo.updateWhatsapp(sql, companyId, id, fields);
+    if (input.queueIds) await repo.setQueues(sql, companyId, id, [...new Set(input.queueIds)]);
+  });
+  const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
+  emitUpdate(ctx, row);
+  return presentWhatsapp(row, true);
+}
+
+/**
+ * DELETE /whatsapp/{id}: its session ends, its tickets that are not closed are closed (their history
+ * stays), and when it was the default another connection becomes the default.
+ */
+export async function deleteWhatsapp(ctx: AppContext, actor: RequestActor, id: number): Promise<void> {
+  const companyId = actor.companyId;
+  const current = await repo.findWhatsapp(ctx.sql, companyId, id);
+  if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
+  await channels(ctx).forget(id);
+  await ctx.sql.tx(async (sql) => {
+    await sql.exec(
+      "UPDATE tickets SET status = 'closed', closed_at = now(), updated_at = now() WHERE company_id = $1 AND whatsapp_id = $2 AND status <> 'closed'",
+      [companyId, id],
+    );
+    await repo.deleteWhatsapp(sql, companyId, id);
+    if (current.is_default) {
+      await sql.exec(
+        "UPDATE whatsapps SET is_default = true WHERE id = (SELECT id FROM whatsapps WHERE company_id = $1 ORDER BY id LIMIT 1)",
+        [companyId],
+      );
+    }
+  });
+  ctx.realtime.emit(rooms.company(companyId), channel.whatsapp(companyId), { action: "delete", whatsappId: id });
+  if (current.is_default) {
+    const promoted = await repo.defaultWhatsapp(ctx.sql, companyId);
+    if (promoted) emitUpdate(ctx, promoted);
+  }
+}
+
+export async function sessionAction(ctx: AppContext, actor: RequestActor, id: number, action: "start" | "restart" | "stop"): Promise<WhatsappSession> {
+  const row = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
+  if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+  if (action === "stop") await channels(ctx).disconnect(actor.companyId, id);
+  else await channels(ctx).start(actor.companyId, id, row.provider);
+  return presentSession((await repo.findWhatsapp(ctx.sql, actor.companyId, id))!);
+}

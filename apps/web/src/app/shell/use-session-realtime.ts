@@ -1,0 +1,52 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
+import { useSession } from "../../features/auth/session";
+import { disconnectSocket, getSocket } from "../../lib/socket";
+import { clearSessionData } from "../../lib/storage";
+import { useSocketEvent } from "../../lib/use-socket-event";
+
+type AuthEvent = { action?: string; user?: { id?: number } };
+type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
+
+/**
+ * The session's real-time side (spec 1-core §4, §7): connects the socket, announces the user's
+ * presence every 5 minutes, leaves when the same account logs in elsewhere and follows live changes
+ * of the current user.
+ */
+export function useSessionRealtime(user: SessionUser): void {
+  const { t } = useTranslation();
+  const { reload } = useSession();
+
+  useEffect(() => {
+    const socket = getSocket();
+    const hello = () => {
+      socket.emit(CLIENT_EVENTS.joinNotification);
+      socket.emit(CLIENT_EVENTS.userStatus);
+    };
+    socket.on("connect", hello);
+    if (socket.connected) hello();
+    const timer = setInterval(() => socket.emit(CLIENT_EVENTS.userStatus), LIMITS.userStatusIntervalMs);
+    return () => {
+      socket.off("connect", hello);
+      clearInterval(timer);
+    };
+  }, [user.id]);
+
+  useSocketEvent<AuthEvent>(channel.auth(user.companyId), (ev) => {
+    if (ev?.user?.id !== user.id) return;
+    // Not a logout call: that would revoke the new session too. The old refresh token is already spent.
+    toast.error(t("login.loggedElsewhere"), { toastId: "logged-elsewhere" });
+    clearSessionData();
+    disconnectSocket();
+    setTimeout(() => window.location.reload(), LIMITS.loginElsewhereReloadMs);
+  });
+
+  useSocketEvent<UserEvent>(channel.user(user.companyId), (ev) => {
+    const id = ev?.user?.id ?? ev?.userId;
+    if (id !== user.id) return;
+    // A deleted account gets a 401 here, which ends the session through the API client.
+    void reload().catch(() => undefined);
+  });
+}

@@ -1,0 +1,42 @@
+import { useState } from "react";
+import { Box, IconButton, Popover, Slider, Tooltip } from "@mui/material";
+import VolumeOff from "@mui/icons-material/VolumeOff";
+import VolumeUp from "@mui/icons-material/VolumeUp";
+import { useTranslation } from "react-i18next";
+import { LIMITS } from "@atende/shared";
+import { getVolume, setVolume } from "../../lib/volume";
+
+/** Notification volume: a slider from 0 to 1 in steps of 0.1, stored locally (spec 1-core §9). */
+export function VolumeControl() {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [volume, setState] = useState(getVolume);
+  const change = (value: number) => {
+    setVolume(value);
+    setState(getVolume());
+  };
+  return (
+    <>
+      <Tooltip title={t("shell.volume")}>
+        <IconButton color="inherit" aria-label={t("shell.volume")} onClick={(e) => setAnchor(e.currentTarget)}>
+          {volume === 0 ? <VolumeOff /> : <VolumeUp />}
+        </IconButton>
+      </Tooltip>
+      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, px: 2, py: 1.5, width: 220 }}>
+          <VolumeOff fontSize="small" color="action" />
+          <Slider
+            aria-label={t("shell.volume")}
+            value={volume}
+            min={0}
+            max={1}
+            step={LIMITS.volumeStep}
+            valueLabelDisplay="auto"
+            onChange={(_, v) => change(v as number)}
+          />
+          <VolumeUp fontSize="small" color="action" />
+        </Box>
+      </Popover>
+    </>
+  );
+}

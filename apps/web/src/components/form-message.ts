@@ -1,0 +1,31 @@
+import i18n from "../lib/i18n";
+
+/**
+ * Form messages of the spec are literal texts ('Too Short!', 'Obrigatorio', ...) shared by server and web
+ * schemas; Portuguese shows them verbatim, English and Spanish get a translation. Keys of the app's
+ * i18n catalogue (`contacts.errors.x`) are translated as usual.
+ */
+const TRANSLATIONS: Record<string, { en: string; es: string }> = {
+  "Too Short!": { en: "Too Short!", es: "¡Demasiado corto!" },
+  "Too Long!": { en: "Too Long!", es: "¡Demasiado largo!" },
+  Required: { en: "Required", es: "Obligatorio" },
+  "Invalid email": { en: "Invalid email", es: "Correo electrónico inválido" },
+  Obrigatorio: { en: "Required", es: "Obligatorio" },
+  "Obrigatório": { en: "Required", es: "Obligatorio" },
+  "Mensagem muito curta": { en: "Message too short", es: "Mensaje demasiado corto" },
+  "Digite um número de telefone válido": { en: "Enter a valid phone number", es: "Ingrese un número de teléfono válido" },
+  "Selecione uma conexão para abrir o ticket": { en: "Select a connection to open the ticket", es: "Seleccione una conexión para abrir el ticket" },
+  "Digite uma mensagem para abrir o ticket": { en: "Type a message to open the ticket", es: "Escriba un mensaje para abrir el ticket" },
+  "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },
+  "Invalid date": { en: "Invalid date", es: "Fecha inválida" },
+  "HH:MM": { en: "HH:MM", es: "HH:MM" },
+};
+
+export function formMessage(message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  if (/^[\w-]+(\.[\w-]+)+$/.test(message) && i18n.exists(message)) return i18n.t(message);
+  const lang = i18n.language;
+  const entry = TRANSLATIONS[message];
+  if (entry && (lang === "en" || lang === "es")) return entry[lang];
+  return message;
+}

@@ -1,0 +1,28 @@
+import type { Tag, Ticket } from "@atende/shared";
+import { api } from "../../../lib/api";
+
+export const kanbanKeys = {
+  all: ["kanban"] as const,
+  lanes: ["kanban", "lanes"] as const,
+  tickets: (queueIds: number[]) => ["kanban", "tickets", queueIds] as const,
+};
+
+/** The kanban tags, one lane each (GET /tags/kanban → { lista }). */
+export async function fetchKanbanTags(): Promise<Tag[]> {
+  const res = await api<{ lista: Tag[] }>("/tags/kanban");
+  return res.lista;
+}
+
+/** Open tickets of the user's queues with their tags. */
+export async function fetchKanbanTickets(queueIds: number[]): Promise<Ticket[]> {
+  const res = await api<Ticket[] | { tickets: Ticket[] }>("/ticket/kanban", { query: { queueIds } });
+  return Array.isArray(res) ? res : res.tickets;
+}
+
+export function removeTicketTags(ticketId: number): Promise<unknown> {
+  return api(`/ticket-tags/${ticketId}`, { method: "DELETE" });
+}
+
+export function addTicketTag(ticketId: number, tagId: number): Promise<unknown> {
+  return api(`/ticket-tags/${ticketId}/${tagId}`, { method: "PUT" });
+}

@@ -1,0 +1,148 @@
+import { useEffect, useMemo, useState } from "react";
+import { useLocation, useNavigate } from "react-router-dom";
+import { Badge, Box, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from "@mui/material";
+import NotificationsNoneIcon from "@mui/icons-material/NotificationsNone";
+import { channel, CLIENT_EVENTS, type AppMessageEvent, type TicketEvent } from "@atende/shared";
+import { useTranslation } from "react-i18next";
+import { useCurrentUser } from "../../auth/session";
+import { getSocket } from "../../../lib/socket";
+import { fetchTickets } from "../api/tickets";
+import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
+import { listTime } from "../lib/format";
+import { playNewMessageSound } from "../lib/sound";
+import type { Ticket } from "../types";
+import { ContactAvatar } from "./contact-avatar";
+
+/**
+ * The app bar's notifications (spec 1-core §2, §6): tickets with unread messages, plus pending tickets
+ * when the user's allTicket is enable; a chime at the stored volume for each new customer message.
+ */
+export function TicketNotificationsButton() {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [unread, setUnread] = useState<Ticket[]>([]);
+  const [pending, setPending] = useState<Ticket[]>([]);
+  const withPending = me.allTicket === "enable";
+
+  const load = useMemo(
+    () => async () => {
+      try {
+        const [u, p] = await Promise.all([
+          fetchTickets({ withUnreadMessages: true, showAll: true }),
+          withPending ? fetchTickets({ status: "pending", showAll: true }) : Promise.resolve({ tickets: [] as Ticket[] }),
+        ]);
+        setUnread(u.tickets.filter((x) => x.unreadMessages > 0));
+        setPending(p.tickets);
+      } catch {
+        // the next live event or reconnect fills it
+      }
+    },
+    [withPending],
+  );
+
+  useEffect(() => {
+    void load();
+    getSocket().emit(CLIENT_EVENTS.joinNotification);
+  }, [load]);
+  useSocketReconnect(() => void load());
+
+  useChannel<AppMessageEvent<Ticket>>(channel.appMessage(me.companyId), (d) => {
+    if (d.action !== "create" || d.message.fromMe || !d.ticket) return;
+    const tk = d.ticket;
+    const viewing = pathname === `/tickets/${tk.uuid}` && document.visibilityState === "visible";
+    if (!viewing) setUnread((l) => [tk, ...l.filter((x) => x.id !== tk.id)]);
+    playNewMessageSound();
+  });
+  useChannel<TicketEvent>(channel.ticket(me.companyId), (d) => {
+    if (d.action === "updateUnread" || d.action === "delete") {
+      setUnread((l) => l.filter((x) => x.id !== d.ticketId));
+      if (d.action === "delete") setPending((l) => l.filter((x) => x.id !== d.ticketId));
+      return;
+    }
+    const tk = d.ticket;
+    setUnread((l) => (tk.unreadMessages > 0 ? l.map((x) => (x.id === tk.id ? tk : x)) : l.filter((x) => x.id !== tk.id)));
+    if (withPending) setPending((l) => (tk.status === "pending" ? [tk, ...l.filter((x) => x.id !== tk.id)] : l.filter((x) => x.id !== tk.id)));
+  });
+
+  const items = useMemo(() => {
+    const seen = new Set<number>();
+    const out: { ticket: Ticket; kind: "unread" | "pending" }[] = [];
+    const add = (ticket: Ticket, kind: "unread" | "pending") => {
+      if (seen.has(ticket.id)) return;
+      seen.add(ticket.id);
+      out.push({ ticket, kind });
+    };
+    unread.forEach((tk) => add(tk, "unread"));
+    pending.forEach((tk) => add(tk, "pending"));
+    return out;
+  }, [unread, pending]);
+
+  return (
+    <>
+      <Tooltip title={t("tickets.notifications.title")}>
+        <IconButton color="inherit" onClick={(e) => setAnchor(e.currentTarget)} aria-label={t("tickets.notifications.open")} data-testid="notifications-button">
+          <Badge badgeContent={items.length} color="error" max={99}>
+            <NotificationsNoneIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Popover
+        open={Boolean(anchor)}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+        slotProps={{ paper: { sx: { width: 360, maxWidth: "95vw", maxHeight: 480 } } }}
+      >
+        <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600, borderBottom: 1, borderColor: "divider" }}>
+          {t("tickets.notifications.title")}
+        </Typography>
+        {items.length === 0 ? (
+          <Box sx={{ p: 3, textAlign: "center", color: "text.secondary" }}>{t("tickets.notifications.empty")}</Box>
+        ) : (
+          <List dense disablePadding>
+            {items.map(({ ticket: tk, kind }) => (
+              <ListItemButton
+                key={tk.id}
+                onClick={() => {
+                  setAnchor(null);
+                  navigate(`/tickets/${tk.uuid}`);
+                }}
+                sx={{ borderBottom: 1, borderColor: "divider" }}
+              >
+                <ListItemAvatar>
+                  <ContactAvatar name={tk.contact.name} src={tk.contact.profilePicUrl} size={38} />
+                </ListItemAvatar>
+                <ListItemText
+                  primary={
+                    <Box sx={{ display: "flex", gap: 1 }}>
+                      <Typography noWrap sx={{ flex: 1, fontWeight: 600, fontSize: 14 }}>
+                        {tk.contact.name}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {listTime(tk.lastMessageAt ?? tk.updatedAt)}
+                      </Typography>
+                    </Box>
+                  }
+                  secondary={
+                    <>
+                      <Typography component="span" variant="body2" noWrap display="block" color="text.secondary">
+                        {tk.lastMessage}
+                      </Typography>
+                      <Typography component="span" variant="caption" color={kind === "unread" ? "success.main" : "warning.main"}>
+                        {kind === "unread" ? t("tickets.notifications.unread", { count: tk.unreadMessages }) : t("tickets.notifications.pending")}
+                      </Typography>
+                    </>
+                  }
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+      </Popover>
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import { channel } from "@atende/shared";
+import { fetchMessages } from "../api/messages";
+import { cachedMessages } from "../offline/db";
+import type { Message } from "../types";
+import { useChannel, useSocketReconnect } from "./use-realtime";
+
+interface State {
+  messages: Message[];
+  page: number;
+  hasMore: boolean;
+  loading: boolean;
+  /** Bumped when the newest end of the list changes (new message arrived or first load). */
+  tailVersion: number;
+}
+
+type Action =
+  | { type: "reset" }
+  | { type: "cached"; messages: Message[] }
+  | { type: "loaded"; page: number; messages: Message[]; hasMore: boolean }
+  | { type: "loading" }
+  | { type: "failed" }
+  | { type: "upsert"; message: Message };
+
+const initial: State = { messages: [], page: 1, hasMore: false, loading: true, tailVersion: 0 };
+
+function order(list: Message[]): Message[] {
+  return list.sort((a, b) => (a.createdAt === b.createdAt ? a.id - b.id : a.createdAt < b.createdAt ? -1 : 1));
+}
+
+function merge(base: Message[], incoming: Message[]): Message[] {
+  const byId = new Map(base.map((m) => [m.id, m]));
+  for (const m of incoming) byId.set(m.id, m);
+  return order([...byId.values()]);
+}
+
+function reducer(s: State, a: Action): State {
+  switch (a.type) {
+    case "reset":
+      return initial;
+    case "cached":
+      return s.loading && s.messages.length === 0 ? { ...s, messages: order(a.messages.slice()), tailVersion: s.tailVersion + 1 } : s;
+    case "loaded":
+      return {
+        messages: a.page === 1 ? merge([], a.messages) : merge(s.messages, a.messages),
+        page: a.page,
+        hasMore: a.hasMore,
+        loading: false,
+        tailVersion: a.page === 1 ? s.tailVersion + 1 : s.tailVersion,
+      };
+    case "loading":
+      return { ...s, loading: true };
+    case "failed":
+      return { ...s, loading: false };
+    case "upsert": {
+      const exists = s.messages.some((m) => m.id === a.message.id);
+      return { ...s, messages: merge(s.messages, [a.message]), tailVersion: exists ? s.tailVersion : s.tailVersion + 1 };
+    }
+  }
+}
+
+/** The messages of one ticket: 20 per page, older pages on demand, live create/update events. */
+export function useMessages(ticketId: number | undefined, companyId: number, onIncoming?: (m: Message) => void) {
+  const [state, dispatch] = useReducer(reducer, initial);
+  const request = useRef(0);
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  });
+
+  const load = useCallback(
+    async (page: number) => {
+      if (!ticketId) return;
+      const id = ++request.current;
+      try {
+        const res = await fetchMessages(ticketId, page);
+        if (id === request.current) dispatch({ type: "loaded", page, messages: res.messages, hasMore: res.hasMore });
+      } catch {
+        if (id === request.current) dispatch({ type: "failed" });
+      }
+    },
+    [ticketId],
+  );
+
+  useEffect(() => {
+    dispatch({ type: "reset" });
+    if (!ticketId) return;
+    void cachedMessages(ticketId).then((rows) => rows.length && dispatch({ type: "cached", messages: rows }));
+    void load(1);
+  }, [ticketId, load]);
+
+  useSocketReconnect(() => void load(1));
+
+  const loadOlder = useCallback(() => {
+    const s = stateRef.current;
+    if (s.loading || !s.hasMore) return;
+    stateRef.current = { ...s, loading: true };
+    dispatch({ type: "loading" });
+    void load(s.page + 1);
+  }, [load]);
+
+  useChannel<{ action: string; message?: Message }>(ticketId ? channel.appMessage(companyId) : null, (data) => {
+    const m = data.message;
+    if (!m || m.ticketId !== ticketId) return;
+    if (data.action === "create" || data.action === "update") {
+      const isNew = !stateRef.current.messages.some((x) => x.id === m.id);
+      dispatch({ type: "upsert", message: m });
+      if (isNew && data.action === "create") onIncoming?.(m);
+    }
+  });
+
+  const add = useCallback((m: Message) => dispatch({ type: "upsert", message: m }), []);
+  return { state, loadOlder, add };
+}

@@ -1,0 +1,55 @@
+import { useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import type { TicketAction as SharedAction } from "@atende/shared";
+import { ticketKeys, updateTicket, type TicketUpdate } from "../api/tickets";
+import { putTickets } from "../offline/db";
+import { toastError } from "../../../lib/toast-error";
+import type { Ticket } from "../types";
+
+export type TicketAction = Exclude<SharedAction, "transfer">;
+
+/** The status transitions of spec 1-core §4, each one PUT /tickets/{id}. */
+export function useTicketActions(meId: number) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<number | null>(null);
+
+  function payload(action: TicketAction, t: Ticket): TicketUpdate {
+    switch (action) {
+      case "accept":
+        return { action, status: "open", userId: meId, queueId: t.queueId };
+      case "finish":
+        return { action, status: "closed", useIntegration: false, promptId: null, integrationId: null };
+      case "return":
+        return { action, status: "pending", userId: null };
+      case "resume":
+        return { action, status: "open" };
+      case "reopen":
+        return { action, status: "open", userId: meId, queueId: t.queueId };
+      case "pause":
+        return { action, status: "paused" };
+    }
+  }
+
+  async function run(action: TicketAction, t: Ticket, opts: { openAfter?: boolean; leaveAfter?: boolean } = {}): Promise<Ticket | null> {
+    setBusy(t.id);
+    try {
+      const { nextTicket, ...next } = await updateTicket(t.id, payload(action, t));
+      qc.setQueryData(ticketKeys.one(t.uuid), next);
+      void putTickets([next]);
+      // After a pause the server names the user's next open ticket to show.
+      if (action === "pause" && nextTicket) navigate(`/tickets/${nextTicket.uuid}`);
+      else if (opts.leaveAfter) navigate("/tickets");
+      else if (opts.openAfter) navigate(`/tickets/${t.uuid}`);
+      return next;
+    } catch (err) {
+      toastError(err);
+      return null;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return { run, busy };
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { MEDIA_TYPES } from "../enums.js";
+import { contactRef } from "./contacts.js";
+
+/** A quoted message as embedded in the message that replies to it. */
+export const quotedMessage = z.object({
+  id: z.number(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: z.enum(MEDIA_TYPES),
+  mediaUrl: z.string().nullable(),
+  isDeleted: z.boolean(),
+  contact: z.object({ id: z.number(), name: z.string() }).nullable(),
+});
+export type QuotedMessage = z.infer<typeof quotedMessage>;
+
+export const message = z.object({
+  id: z.number(),
+  ticketId: z.number(),
+  contactId: z.number().nullable(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: z.enum(MEDIA_TYPES),
+  /** API path (under /api, e.g. /messages/media/12) serving the file to authenticated users of the company. */
+  mediaUrl: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mimetype: z.string().nullable(),
+  /** 1 pending, 2 sent, 3 delivered, 4 read, 5 played (4 and 5 shown as read). */
+  ack: z.number().int().min(0).max(5),
+  read: z.boolean(),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
+  quotedMsgId: z.number().nullable(),
+  quotedMsg: quotedMessage.nullable(),
+  contact: contactRef.nullable(),
+  /** The agent who sent it (outgoing messages written in the app). */
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Message = z.infer<typeof message>;
+
+export const messagesQuery = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(100000).optional().default(1),
+});
+
+/**
+ * GET /messages/{ticketId}: 20 per page, pages counted from the newest, each page in chronological
+ * order. History is never hidden: the pages cover every message of the same contact on the same
+ * connection, including the contact's earlier (closed) tickets; `ticketId` on each message tells
+ * which ticket it belonged to.
+ */
+export const messagesPage = z.object({
+  messages: z.array(message),
+  hasMore: z.boolean(),
+  count: z.number(),
+});
+export type MessagesPage = z.infer<typeof messagesPage>;
+
+/** JSON body of POST /messages/{ticketId}. Multipart sends the same fields plus files in `medias`. */
+export const messageSendInput = z.object({
+  body: z.string().max(65536).default(""),
+  /** The message replied to: an object with its id (as the web sends it) or null. */
+  quotedMsg: z
+    .object({ id: z.coerce.number().int().positive() })
+    .loose()
+    .nullable()
+    .optional(),
+  /** Prefix the agent's name in bold ("*Name*:\n"); the web sends its signOption. */
+  sign: z.boolean().optional(),
+  /** An attachment already stored by the app (a quick message's mediaPath). */
+  mediaUrl: z.string().max(500).optional(),
+  read: z.boolean().optional(),
+  fromMe: z.boolean().optional(),
+});
+export type MessageSendInput = z.input<typeof messageSendInput>;
+
+/** POST /messages/{ticketId}: the messages recorded (one per attachment, or one text). */
+export const messageSendResponse = z.object({ messages: z.array(message) });
+export type MessageSendResponse = z.infer<typeof messageSendResponse>;
+
+/** Events on company-{id}-appMessage. */
+export interface AppMessageEvent<TTicket = unknown> {
+  action: "create" | "update";
+  message: Message;
+  ticket: TTicket;
+  contact: z.infer<typeof contactRef> | null;
+}
