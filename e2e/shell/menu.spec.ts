@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createTenant, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
+import { buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
 
 /** The visible menu items, in order. */
 async function menuTexts(page: Page): Promise<string[]> {
@@ -46,8 +46,11 @@ test.describe("menu per role (spec 1-core §2, §6)", () => {
     await expect(page.getByText("Administração", { exact: true })).toBeVisible();
   });
 
-  test("the super administrator also sees the platform items", async ({ page }) => {
-    await login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  test("a super administrator also sees the platform items", async ({ page }) => {
+    // Its own super user: logging in as the seeded one would end that account's sessions in parallel tests.
+    const t = await createTenant();
+    const sup = await buildUser(db(), t.companyId, { profile: "admin", super: true });
+    await login(page, sup.email);
     expect(await menuTexts(page)).toEqual([
       "Dashboard",
       "Relatórios",

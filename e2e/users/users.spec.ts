@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { buildQueue, buildUser, createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
+import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
 
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1e4)}`;
 const rows = (page: Page) => page.getByTestId("user-row");
@@ -132,7 +132,7 @@ test("the list follows live changes made elsewhere", async ({ page, request }) =
   const second = await buildUser(db(), t.companyId, { profile: "admin", name: "Bruno Admin" });
   await login(page, t.admin.email);
   await openUsers(page);
-  await expect(rows(page)).toHaveCount(5);
+  await expect(rows(page)).toHaveCount(4);
 
   const res = await request.post(`${process.env.E2E_BASE_URL}/api/auth/login`, { data: { email: second.email, password: "secret123" } });
   const { token } = (await res.json()) as { token: string };
@@ -163,11 +163,18 @@ test("infinite scroll loads the next page near the bottom", async ({ page }) => 
   await expect(rows(page)).toHaveCount(45);
 });
 
+// A super user of its own tenant: logging in as the seeded one would end its sessions in parallel tests.
+async function createSuper() {
+  const t = await createTenant();
+  const sup = await buildUser(db(), t.companyId, { profile: "admin", super: true, name: "Sofia Super" });
+  return { ...t, super: sup };
+}
+
 test("the super administrator deletes one user and then several at once", async ({ page }) => {
-  const { company_id: companyId } = await db().one<{ company_id: number }>("SELECT company_id FROM users WHERE email = $1", [E2E_ADMIN.email]);
+  const t = await createSuper();
   const tag = stamp();
-  for (const n of ["Um", "Dois", "Tres"]) await buildUser(db(), companyId, { name: `Apagar ${n} ${tag}` });
-  await login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  for (const n of ["Um", "Dois", "Tres"]) await buildUser(db(), t.companyId, { name: `Apagar ${n} ${tag}` });
+  await login(page, t.super.email);
   await openUsers(page);
   await page.getByRole("textbox", { name: "Pesquisar" }).fill(tag);
   await expect(rows(page)).toHaveCount(3);
@@ -188,12 +195,12 @@ test("the super administrator deletes one user and then several at once", async 
 });
 
 test("the super administrator's own row refuses deletion", async ({ page }) => {
-  await login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const t = await createSuper();
+  await login(page, t.super.email);
   await openUsers(page);
-  await page.getByRole("textbox", { name: "Pesquisar" }).fill("Administrador");
-  await expect(rows(page)).toHaveCount(1);
-  await page.getByRole("button", { name: "Excluir Administrador" }).click();
+  await expect(rows(page)).toHaveCount(4);
+  await page.getByRole("button", { name: "Excluir Sofia Super" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Excluir" }).click();
   await expect(page.getByText("Você não pode excluir a sua própria conta.")).toBeVisible();
-  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page)).toHaveCount(4);
 });

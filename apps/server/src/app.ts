@@ -31,7 +31,8 @@ export type App = FastifyInstance;
 export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: string): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: true,
+    // Only behind a known reverse proxy may X-Forwarded-For decide the client address (rate limits).
+    trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

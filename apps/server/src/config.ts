@@ -22,6 +22,8 @@ export interface Config {
   whatsappGraphUrl: string;
   webDist: string | undefined;
   logLevel: string;
+  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true, or a hop count / address list). */
+  trustProxy: boolean | number | string;
   /** Start the durable job workers in this process. */
   runJobs: boolean;
 }
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     runJobs: env.RUN_JOBS !== "false",
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
   if (config.env === "production") {
     if (!env.JWT_SECRET || config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
@@ -59,4 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   return config;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === "false") return false;
+  if (value === "true") return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -20,6 +20,8 @@ export interface WhatsappDriver {
   deleteMessage(to: string, providerId: string): Promise<void>;
   /** Tells the contact's phone their messages were read. */
   markRead(to: string): Promise<void>;
+  /** The number as WhatsApp knows it (digits), or null when it has no WhatsApp; drivers that cannot tell omit it. */
+  checkNumber?(number: string): Promise<string | null>;
 }
 
 export interface SendOptions {
@@ -60,6 +62,10 @@ export interface DriverEvents {
   /** Resolves when the message has been stored (the caller may await the pipeline). */
   message(message: InboundMessage): Promise<unknown>;
   ack(providerId: string, ack: number): void | Promise<void>;
+  /** The sender edited a stored message (new text). */
+  edit?(providerId: string, body: string): Promise<unknown>;
+  /** The sender deleted a stored message for everyone. */
+  revoke?(providerId: string): Promise<unknown>;
 }
 
 export interface DriverFactoryInput {

@@ -199,3 +199,43 @@ export async function applyAck(ctx: AppContext, companyId: number, whatsappId: n
   const ticket = await ticketRepo.findTicket(ctx.sql, companyId, changed.ticket_id);
   if (message && ticket) await emitAppMessage(ctx, "update", presentMessage(message), ticket);
 }
+
+/** The sender edited a message: new body, isEdited, the ticket's preview when it was the last one. */
+export async function applyEdit(ctx: AppContext, companyId: number, whatsappId: number, providerId: string, body: string): Promise<boolean> {
+  const changed = await ctx.sql.maybe<{ id: number; ticket_id: number; media_type: string; media_name: string | null }>(
+    `UPDATE messages SET body = $4, is_edited = true, updated_at = now()
+      WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND NOT is_deleted AND body IS DISTINCT FROM $4
+      RETURNING id, ticket_id, media_type, media_name`,
+    [companyId, whatsappId, providerId, body],
+  );
+  if (!changed) return false;
+  const preview = messagePreview(body, changed.media_type, changed.media_name).slice(0, 1000);
+  const last = await ctx.sql.exec("UPDATE tickets SET last_message = $3 WHERE company_id = $1 AND id = $2 AND last_message_id = $4", [
+    companyId,
+    changed.ticket_id,
+    preview,
+    changed.id,
+  ]);
+  const message = await messageRepo.findMessage(ctx.sql, companyId, changed.id);
+  const ticket = await ticketRepo.findTicket(ctx.sql, companyId, changed.ticket_id);
+  if (message && ticket) {
+    await emitAppMessage(ctx, "update", presentMessage(message), ticket);
+    if (last) await emitTicketUpdate(ctx, ticket);
+  }
+  return true;
+}
+
+/** The sender deleted a message for everyone: it stays, marked isDeleted. */
+export async function applyRevoke(ctx: AppContext, companyId: number, whatsappId: number, providerId: string): Promise<boolean> {
+  const changed = await ctx.sql.maybe<{ id: number; ticket_id: number }>(
+    `UPDATE messages SET is_deleted = true, updated_at = now()
+      WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND NOT is_deleted
+      RETURNING id, ticket_id`,
+    [companyId, whatsappId, providerId],
+  );
+  if (!changed) return false;
+  const message = await messageRepo.findMessage(ctx.sql, companyId, changed.id);
+  const ticket = await ticketRepo.findTicket(ctx.sql, companyId, changed.ticket_id);
+  if (message && ticket) await emitAppMessage(ctx, "update", presentMessage(message), ticket);
+  return true;
+}

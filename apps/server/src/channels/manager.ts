@@ -5,7 +5,7 @@ import { rooms } from "../core/realtime.js";
 import { presentSession, presentWhatsapp } from "../domains/whatsapp/presenter.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
 import type { DriverEvents, WhatsappDriver } from "./driver.js";
-import { applyAck, processInbound } from "./inbound.js";
+import { applyAck, applyEdit, applyRevoke, processInbound } from "./inbound.js";
 import { SandboxDriver } from "./sandbox-driver.js";
 
 export type DriverFactory = (ctx: AppContext, input: { companyId: number; whatsappId: number; events: DriverEvents; resume: boolean }) => WhatsappDriver;
@@ -113,6 +113,8 @@ export class ChannelManager {
       status: (status, info) => this.setSession(companyId, whatsappId, status, "", info?.number),
       message: (message) => processInbound(this.ctx, { companyId, whatsappId }, message),
       ack: (providerId, ack) => applyAck(this.ctx, companyId, whatsappId, providerId, ack),
+      edit: (providerId, body) => applyEdit(this.ctx, companyId, whatsappId, providerId, body),
+      revoke: (providerId) => applyRevoke(this.ctx, companyId, whatsappId, providerId),
     };
   }
 }

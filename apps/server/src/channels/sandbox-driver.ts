@@ -138,9 +138,21 @@ export class SandboxDriver implements WhatsappDriver {
     return rows.length;
   }
 
-  /** A customer's message: recorded on the phone, then delivered like any real inbound message. */
-  async receive(input: SandboxInbound): Promise<unknown> {
+  /**
+   * A customer's message: recorded on the phone, then delivered like any real inbound message.
+   * Messages are handed on one at a time, in the order they reached the driver (a real socket
+   * delivers them in order too).
+   */
+  receive(input: SandboxInbound): Promise<unknown> {
     this.ensureConnected();
+    const run = this.inbox.then(() => this.deliver(input));
+    this.inbox = run.catch(() => undefined);
+    return run;
+  }
+
+  private inbox: Promise<unknown> = Promise.resolve();
+
+  private async deliver(input: SandboxInbound): Promise<unknown> {
     const providerId = newProviderId();
     const mediaType = input.mediaType ?? (input.media ? "application" : "chat");
     await this.ctx.sql.exec(

@@ -19,6 +19,11 @@ import { tagsRoutes } from "./tags/routes.js";
 import { ticketNotesRoutes } from "./ticket-notes/routes.js";
 import { ticketsRoutes } from "./tickets/routes.js";
 import { whatsappRoutes } from "./whatsapp/routes.js";
+import { businessesRoutes } from "./businesses/routes.js";
+import { officialWhatsappRoutes } from "./official-whatsapp/routes.js";
+import { webhooksRoutes } from "./webhooks/routes.js";
+import { baileysChannel } from "../channels/baileys/index.js";
+import { externalApiRoutes } from "./external-api/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -34,6 +39,7 @@ export const domains: Domain[] = [
   passwordResetRoutes,
   contactsImportRoutes,
   kanbanRoutes,
+  baileysChannel,
   whatsappRoutes,
   sandboxRoutes,
   contactsRoutes,
@@ -41,5 +47,9 @@ export const domains: Domain[] = [
   quickMessagesRoutes,
   ticketsRoutes,
   messagesRoutes,
+  externalApiRoutes,
   ticketNotesRoutes,
+  businessesRoutes,
+  officialWhatsappRoutes,
+  webhooksRoutes,
 ];

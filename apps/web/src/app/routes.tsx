@@ -36,4 +36,5 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/keywords", page: lazy(() => import("../features/keywords/page")) },
   { path: "/users", page: lazy(() => import("../features/users/page")) },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")) },
+  { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true },
 ];

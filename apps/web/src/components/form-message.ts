@@ -19,6 +19,11 @@ const TRANSLATIONS: Record<string, { en: string; es: string }> = {
   "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },
   "Invalid date": { en: "Invalid date", es: "Fecha inválida" },
   "HH:MM": { en: "HH:MM", es: "HH:MM" },
+  "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.": {
+    en: "Your password must have at least 8 characters, with an uppercase letter, a lowercase letter and a number.",
+    es: "Su contraseña debe tener al menos 8 caracteres, con una letra mayúscula, una minúscula y un número.",
+  },
+  "As senhas não correspondem": { en: "Passwords do not match", es: "Las contraseñas no coinciden" },
 };
 
 export function formMessage(message: string | undefined): string | undefined {

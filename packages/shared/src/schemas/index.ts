@@ -16,3 +16,6 @@ export * from "./schedules.js";
 export * from "./password-reset.js";
 export * from "./contacts-import.js";
 export * from "./kanban.js";
+export * from "./businesses.js";
+export * from "./official-whatsapp.js";
+export * from "./external-api.js";

@@ -3,7 +3,14 @@
  * read as ISO-8859-1 / Windows-1252 (what spreadsheet programs save in Brazil). Anything with control
  * characters (UTF-16, binary files) or bytes that Windows-1252 leaves undefined is refused.
  */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Control characters other than tab, line feed and carriage return. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return true;
+  }
+  return false;
+}
 const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
 export class EncodingError extends Error {}
@@ -18,6 +25,6 @@ export function decodeCsv(data: Buffer): { text: string; encoding: "utf-8" | "wi
     text = new TextDecoder("windows-1252").decode(data);
     encoding = "windows-1252";
   }
-  if (CONTROL.test(text)) throw new EncodingError("control characters: not a text file");
+  if (hasControl(text)) throw new EncodingError("control characters: not a text file");
   return { text, encoding };
 }

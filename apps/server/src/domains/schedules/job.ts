@@ -22,33 +22,46 @@ export async function queueScheduleSend(ctx: AppContext, companyId: number, sche
 
 export type SendOutcome = "sent" | "failed" | "skipped";
 
+export const INTERRUPTED_SEND =
+  "Envio interrompido (o servidor parou durante o envio). Verifique a conversa antes de salvar o agendamento novamente.";
+
 /**
- * Sends one schedule exactly once: under the row lock, a schedule already sent, failed, deleted or
- * moved to another time is skipped; the sender's rows and sentAt (or ERRO) commit together. A crash
- * before the commit leaves the row untouched and pg-boss runs the job again.
+ * Sends one schedule at most once, and exactly once when nothing crashes mid-send:
+ * 1. under the row lock, a schedule already sent, failed, deleted or moved to another time is skipped,
+ *    otherwise it is claimed (claimed_at) and the claim committed;
+ * 2. the sender delivers it (connection driver, message row, events);
+ * 3. sentAt and ENVIADA (or ERRO with the reason) are recorded and the claim released.
+ * A job that finds a claim left by a process that died during step 2 cannot know whether the contact
+ * got the message, so it records ERRO instead of sending a possible duplicate.
  */
-export async function runScheduleSend(ctx: AppContext, sender: ScheduleSender, p: SendJobPayload): Promise<{ outcome: SendOutcome; afterCommit?: () => void | Promise<void> }> {
-  return ctx.sql.tx(async (sql) => {
+export async function runScheduleSend(ctx: AppContext, sender: ScheduleSender, p: SendJobPayload): Promise<SendOutcome> {
+  const claimed = await ctx.sql.tx(async (sql) => {
     const row = await repo.findSchedule(sql, p.companyId, p.scheduleId, { lock: true });
-    if (!row || row.sent_at || (row.status !== "PENDENTE" && row.status !== "AGENDADA")) return { outcome: "skipped" as const };
-    if (row.send_at.getTime() !== Date.parse(p.sendAt)) return { outcome: "skipped" as const };
-    await sql.exec("SAVEPOINT schedule_send");
-    try {
-      const result = await sender.send(sql, {
-        companyId: row.company_id,
-        scheduleId: row.id,
-        body: row.body,
-        userId: row.user_id,
-        whatsappId: row.whatsapp_id,
-        contactId: row.contact_id,
-        media: row.media_path ? { path: row.media_path, name: row.media_name ?? "imagem" } : null,
-      });
-      await repo.markSent(sql, row.company_id, row.id, result.ticketId);
-      return { outcome: "sent" as const, afterCommit: result.afterCommit };
-    } catch (err) {
-      await sql.exec("ROLLBACK TO SAVEPOINT schedule_send");
-      await repo.markFailed(sql, row.company_id, row.id, err instanceof Error ? err.message : String(err));
-      return { outcome: "failed" as const };
+    if (!row || row.sent_at || (row.status !== "PENDENTE" && row.status !== "AGENDADA")) return null;
+    if (row.send_at.getTime() !== Date.parse(p.sendAt)) return null;
+    if (row.claimed_at) {
+      await repo.markFailed(sql, row.company_id, row.id, INTERRUPTED_SEND);
+      return "interrupted" as const;
     }
+    await repo.claim(sql, row.company_id, row.id);
+    return row;
   });
+  if (claimed === null) return "skipped";
+  if (claimed === "interrupted") return "failed";
+  try {
+    const result = await sender.send({
+      companyId: claimed.company_id,
+      scheduleId: claimed.id,
+      body: claimed.body,
+      userId: claimed.user_id,
+      whatsappId: claimed.whatsapp_id,
+      contactId: claimed.contact_id,
+      media: claimed.media_path ? { path: claimed.media_path, name: claimed.media_name ?? "imagem" } : null,
+    });
+    await repo.markSent(ctx.sql, claimed.company_id, claimed.id, result.ticketId);
+    return "sent";
+  } catch (err) {
+    await repo.markFailed(ctx.sql, claimed.company_id, claimed.id, err instanceof Error ? err.message : String(err));
+    return "failed";
+  }
 }

@@ -21,6 +21,7 @@ export interface ScheduleRow {
   media_path: string | null;
   media_name: string | null;
   job_id: string | null;
+  claimed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,7 +29,7 @@ export interface ScheduleRow {
 const SELECT = `
   SELECT s.id, s.company_id, s.body, s.send_at, s.sent_at, s.status, s.error, s.contact_id,
          c.name AS contact_name, c.number AS contact_number, c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
-         s.whatsapp_id, s.user_id, u.name AS user_name, s.ticket_id, s.media_path, s.media_name, s.job_id, s.created_at, s.updated_at
+         s.whatsapp_id, s.user_id, u.name AS user_name, s.ticket_id, s.media_path, s.media_name, s.job_id, s.claimed_at, s.created_at, s.updated_at
     FROM schedules s
     JOIN contacts c ON c.company_id = s.company_id AND c.id = s.contact_id
     LEFT JOIN users u ON u.company_id = s.company_id AND u.id = s.user_id`;
@@ -109,15 +110,19 @@ export function markQueued(sql: Sql, companyId: number, id: number, jobId: strin
   );
 }
 
+export function claim(sql: Sql, companyId: number, id: number) {
+  return sql.exec("UPDATE schedules SET claimed_at = now() WHERE company_id = $1 AND id = $2", [companyId, id]);
+}
+
 export function markSent(sql: Sql, companyId: number, id: number, ticketId: number | null) {
   return sql.exec(
-    "UPDATE schedules SET status = 'ENVIADA', sent_at = now(), ticket_id = $3, error = NULL, updated_at = now() WHERE company_id = $1 AND id = $2",
+    "UPDATE schedules SET status = 'ENVIADA', sent_at = now(), claimed_at = NULL, ticket_id = $3, error = NULL, updated_at = now() WHERE company_id = $1 AND id = $2",
     [companyId, id, ticketId],
   );
 }
 
 export function markFailed(sql: Sql, companyId: number, id: number, error: string) {
-  return sql.exec("UPDATE schedules SET status = 'ERRO', error = $3, updated_at = now() WHERE company_id = $1 AND id = $2", [
+  return sql.exec("UPDATE schedules SET status = 'ERRO', error = $3, claimed_at = NULL, updated_at = now() WHERE company_id = $1 AND id = $2", [
     companyId,
     id,
     error.slice(0, 1000),

@@ -18,9 +18,7 @@ export function createSchedulesDomain(customSender?: ScheduleSender): Domain {
       schema: sendJobPayload,
       concurrency: 2,
       handler: async (payload) => {
-        const result = await runScheduleSend(ctx, sender, payload);
-        if (result.outcome === "skipped") return;
-        await result.afterCommit?.();
+        if ((await runScheduleSend(ctx, sender, payload)) === "skipped") return;
         await schedules.emitCurrent(ctx, payload.companyId, payload.scheduleId);
       },
     });

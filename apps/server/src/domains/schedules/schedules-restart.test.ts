@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type BuiltApp } from "../../app.js";
 import { createPool } from "../../db/sql.js";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
-import { insertContact, insertWhatsapp } from "./test-fixtures.js";
+import { connectedSandbox } from "../../channels/testing.js";
+import { insertContact } from "./test-fixtures.js";
 
 /** A second server process on the same database (as after a restart, or a second replica). */
 async function startProcess(a: TestApp): Promise<BuiltApp & { end(): Promise<void> }> {
@@ -45,7 +46,7 @@ describe("schedules: exactly once across processes", () => {
   it("fires once after a server restart", async () => {
     const a = await createTestApp({ dataDir });
     const t = await buildTenant(a);
-    await insertWhatsapp(a.sql, t.companyId, { isDefault: true });
+    await connectedSandbox(a, t.admin.token);
     const contactId = await insertContact(a.sql, t.companyId);
     const res = await a.api("POST", "/api/schedules", {
       token: t.admin.token,
@@ -64,6 +65,11 @@ describe("schedules: exactly once across processes", () => {
       await new Promise((r) => setTimeout(r, 2500));
       const n = await a.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE company_id = $1 AND body = 'Enviada depois do reinício'", [t.companyId]);
       expect(n.n).toBe(1);
+      const phone = await a.sql.one<{ n: number }>(
+        "SELECT count(*)::int AS n FROM sandbox_messages WHERE company_id = $1 AND direction = 'outbound' AND body = 'Enviada depois do reinício'",
+        [t.companyId],
+      );
+      expect(phone.n).toBe(1);
     } finally {
       await b.end();
       await a.close().catch(() => undefined);
@@ -72,11 +78,12 @@ describe("schedules: exactly once across processes", () => {
 
   it("fires once when two processes share the job queue", async () => {
     const a = await createTestApp({ dataDir });
+    const t = await buildTenant(a);
+    await connectedSandbox(a, t.admin.token);
+    const contactId = await insertContact(a.sql, t.companyId);
+    // Both processes run the connection's driver (B resumes it on start) and both work the queue.
     const b = await startProcess(a);
     try {
-      const t = await buildTenant(a);
-      await insertWhatsapp(a.sql, t.companyId, { isDefault: true });
-      const contactId = await insertContact(a.sql, t.companyId);
       const ids: number[] = [];
       for (let i = 0; i < 6; i++) {
         const res = await a.api("POST", "/api/schedules", {

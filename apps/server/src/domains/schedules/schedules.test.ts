@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
+import { connectedSandbox } from "../../channels/testing.js";
+import { INTERRUPTED_SEND, runScheduleSend } from "./job.js";
 import { insertContact, insertWhatsapp } from "./test-fixtures.js";
 
 let app: TestApp;
@@ -72,7 +74,7 @@ beforeAll(async () => {
   base = await app.listen();
   t = await buildTenant(app);
   other = await buildTenant(app);
-  whatsappId = await insertWhatsapp(app.sql, t.companyId, { isDefault: true });
+  whatsappId = await connectedSandbox(app, t.admin.token);
   contactId = await insertContact(app.sql, t.companyId, { name: "Maria Silva" });
 });
 afterAll(async () => {
@@ -246,6 +248,11 @@ describe("schedules: sending", () => {
     expect(m.whatsapp_id).toBe(whatsappId);
     expect(m.ticket_id).toBe(row.ticket_id);
     expect(m.body).toMatch(/^(Bom dia|Boa tarde|Boa noite|Boa madrugada), Maria! Sr\(a\) Maria Silva, protocolo \d+ às \d{2}:\d{2}:\d{2} \{\{desconhecida\}\}$/);
+    const phone = await app.sql.many<{ body: string }>(
+      "SELECT body FROM sandbox_messages WHERE company_id = $1 AND whatsapp_id = $2 AND direction = 'outbound' AND body = $3",
+      [t.companyId, whatsappId, m.body],
+    );
+    expect(phone).toHaveLength(1);
     const ticket = await app.sql.one<{ status: string; last_message: string; user_id: number }>(
       "SELECT status, last_message, user_id FROM tickets WHERE id = $1",
       [row.ticket_id],
@@ -279,10 +286,37 @@ describe("schedules: sending", () => {
     const n = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE company_id = $1", [tenant.companyId]);
     expect(n.n).toBe(0);
     // Once a connection exists, saving the failed schedule again sends it.
-    await insertWhatsapp(app.sql, tenant.companyId, { isDefault: true });
+    await connectedSandbox(app, tenant.admin.token);
     const again = await app.api("PUT", `/api/schedules/${res.json().id}`, { token: tenant.admin.token, body: { body: "Agora com conexão" } });
     expect(again.statusCode).toBe(200);
     await waitFor(() => app.sql.maybe("SELECT 1 FROM schedules WHERE id = $1 AND status = 'ENVIADA'", [res.json().id]));
+  });
+
+  it("records ERRO when the connection is not connected, without opening a ticket", async () => {
+    const tenant = await buildTenant(app);
+    const offline = await insertWhatsapp(app.sql, tenant.companyId, { isDefault: true });
+    await app.sql.exec("UPDATE whatsapps SET status = 'DISCONNECTED' WHERE id = $1", [offline]);
+    const c = await insertContact(app.sql, tenant.companyId);
+    const res = await app.api("POST", "/api/schedules", { token: tenant.admin.token, body: { body: "Conexão caída", contactId: c, sendAt: inSeconds(0.3) } });
+    const row = await waitFor(() => app.sql.maybe<{ error: string }>("SELECT error FROM schedules WHERE id = $1 AND status = 'ERRO'", [res.json().id]));
+    expect(row.error).toBe("A conexão não está conectada");
+    const n = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM tickets WHERE company_id = $1", [tenant.companyId]);
+    expect(n.n).toBe(0);
+  });
+
+  it("never repeats a send interrupted by a crash: the claim left behind turns into ERRO", async () => {
+    const s = await create(t.admin.token, { body: "Talvez já enviada" });
+    const row = await app.sql.one<{ send_at: Date }>("UPDATE schedules SET claimed_at = now() WHERE id = $1 RETURNING send_at", [s.id]);
+    let calls = 0;
+    const sender = { send: async () => { calls++; return { ticketId: 0, messageId: 0 }; } };
+    const outcome = await runScheduleSend(app.ctx, sender, { companyId: t.companyId, scheduleId: s.id, sendAt: row.send_at.toISOString() });
+    expect(outcome).toBe("failed");
+    expect(calls).toBe(0);
+    const after = await app.sql.one<{ status: string; error: string; claimed_at: Date | null }>("SELECT status, error, claimed_at FROM schedules WHERE id = $1", [s.id]);
+    expect(after).toMatchObject({ status: "ERRO", error: INTERRUPTED_SEND, claimed_at: null });
+    // A stale job (queued for another time) does nothing.
+    const stale = await runScheduleSend(app.ctx, sender, { companyId: t.companyId, scheduleId: s.id, sendAt: new Date(0).toISOString() });
+    expect(stale).toBe("skipped");
   });
 
   it("re-schedules when sendAt changes: the old time does not fire", async () => {

@@ -62,7 +62,13 @@ export async function createSchedule(ctx: AppContext, actor: RequestActor, input
     whatsappId: input.whatsappId ?? null,
     userId: actor.id,
   });
-  await queueScheduleSend(ctx, actor.companyId, id, input.sendAt);
+  try {
+    await queueScheduleSend(ctx, actor.companyId, id, input.sendAt);
+  } catch (err) {
+    // Without its job the schedule would never be sent: undo the save so the user can try again.
+    await repo.deleteSchedule(ctx.sql, actor.companyId, id);
+    throw err;
+  }
   return (await emitCurrent(ctx, actor.companyId, id, "create"))!;
 }
 
@@ -76,7 +82,8 @@ export async function updateSchedule(ctx: AppContext, actor: RequestActor, id: n
     const row = await repo.findSchedule(sql, actor.companyId, id, { lock: true });
     if (!row) throw notFound();
     if (!canChangeSchedule(actor, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão");
-    if (row.sent_at || row.status === "ENVIADA") throw alreadySent();
+    // Sent, or being handed to the connection right now.
+    if (row.sent_at || row.status === "ENVIADA" || row.claimed_at) throw alreadySent();
     const sendAt = input.sendAt ?? row.send_at;
     const rescheduled = sendAt.getTime() !== row.send_at.getTime() || row.status === "ERRO" || row.status === "PENDENTE";
     await repo.updateSchedule(sql, actor.companyId, id, {

@@ -12,7 +12,7 @@ type WhatsappInput = z.output<typeof whatsappInput>;
 type WhatsappUpdateInput = z.output<typeof whatsappUpdateInput>;
 
 /** Providers that can be created today; the real drivers arrive with their own issue. */
-export const CREATABLE_PROVIDERS = ["sandbox"] as const;
+export const CREATABLE_PROVIDERS = ["sandbox", "baileys"] as const;
 
 function emitUpdate(ctx: AppContext, row: repo.WhatsappRow): void {
   ctx.realtime.emit(rooms.company(row.company_id), channel.whatsapp(row.company_id), { action: "update", whatsapp: presentWhatsapp(row) });

@@ -1,27 +1,18 @@
+import type { ContactImport } from "@atende/shared";
 import { api, getToken, refreshSession, API_BASE } from "../../../lib/api";
 
-/** Counts of a finished import, with the reason of each rejected row. */
-export interface ImportResult {
-  imported: number;
-  updated: number;
-  rejected: number;
-  errors: { line?: number; row?: number; reason?: string; message?: string; error?: string }[];
-}
-
-/** A large file is imported in the background: the answer names the job, progress comes by events. */
-export interface ImportJob {
-  jobId: string | number;
-  total?: number;
-}
-
-export function isImportJob(value: ImportResult | ImportJob): value is ImportJob {
-  return (value as ImportJob).jobId !== undefined && (value as ImportResult).imported === undefined;
-}
-
-export function importContacts(file: File): Promise<ImportResult | ImportJob> {
+/**
+ * POST /contacts/import: a small file is imported during the request (status done); a large one is
+ * queued (status queued) and followed by GET /contacts/import/{jobId} or the import-progress events.
+ */
+export function importContacts(file: File): Promise<ContactImport> {
   const form = new FormData();
   form.append("file", file);
-  return api<ImportResult | ImportJob>("/contacts/import", { method: "POST", body: form });
+  return api<ContactImport>("/contacts/import", { method: "POST", body: form });
+}
+
+export function fetchImport(jobId: string): Promise<ContactImport> {
+  return api<ContactImport>(`/contacts/import/${jobId}`);
 }
 
 /** Downloads GET /contacts/export (CSV streamed by the server) with the bearer token, as a file. */

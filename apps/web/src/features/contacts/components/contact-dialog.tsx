@@ -1,14 +1,14 @@
 import { useEffect } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, TextField, Typography } from "@mui/material";
+import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { contactInput, LIMITS, type Contact } from "@atende/shared";
 import type { z } from "zod";
-import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { createContact, updateContact } from "../api/contacts";
 
@@ -27,7 +27,7 @@ const EMPTY: FormIn = { name: "", number: "", email: "", document: "", extraInfo
 /** Add or edit a contact: name 2-50, number 8-50 digits (non-digits stripped), valid e-mail; submit after 400 ms. */
 export function ContactDialog({ open, contact, onClose, onSaved }: Props) {
   const { t } = useTranslation();
-  const { register, control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
+  const { control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(contactInput),
     defaultValues: EMPTY,
   });
@@ -54,7 +54,6 @@ export function ContactDialog({ open, contact, onClose, onSaved }: Props) {
     }
   });
 
-  const err = formState.errors;
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper">
       <form onSubmit={submit} noValidate>
@@ -64,32 +63,25 @@ export function ContactDialog({ open, contact, onClose, onSaved }: Props) {
             {t("contacts.dialog.mainInfo")}
           </Typography>
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" }, gap: 2, mb: 2 }}>
-            <TextField
-              label={t("contacts.dialog.name")}
-              {...register("name")}
-              error={!!err.name}
-              helperText={formMessage(err.name?.message)}
-              autoFocus
-              required
-            />
-            <TextField
+            <FormTextField control={control} name="name" label={t("contacts.dialog.name")} autoFocus required />
+            <FormTextField
+              control={control}
+              name="number"
               label={t("contacts.dialog.number")}
-              {...register("number")}
-              error={!!err.number}
-              helperText={formMessage(err.number?.message) ?? t("contacts.dialog.numberHelp")}
+              helperText={t("contacts.dialog.numberHelp")}
               required
               slotProps={{ htmlInput: { inputMode: "tel" } }}
             />
-            <TextField label={t("contacts.dialog.email")} type="email" {...register("email")} error={!!err.email} helperText={formMessage(err.email?.message)} />
-            <TextField label={t("contacts.dialog.document")} {...register("document")} error={!!err.document} helperText={formMessage(err.document?.message)} />
+            <FormTextField control={control} name="email" label={t("contacts.dialog.email")} type="email" />
+            <FormTextField control={control} name="document" label={t("contacts.dialog.document")} />
           </Box>
           <Typography variant="subtitle2" color="text.secondary" gutterBottom>
             {t("contacts.dialog.extraInfo")}
           </Typography>
           {extra.fields.map((field, index) => (
             <Box key={field.id} sx={{ display: "flex", gap: 1, mb: 1.5, alignItems: "flex-start" }}>
-              <TextField size="small" label={t("contacts.dialog.extraName")} {...register(`extraInfo.${index}.name`)} sx={{ flex: 1 }} />
-              <TextField size="small" label={t("contacts.dialog.extraValue")} {...register(`extraInfo.${index}.value`)} sx={{ flex: 2 }} />
+              <FormTextField control={control} size="small" label={t("contacts.dialog.extraName")} name={`extraInfo.${index}.name`} sx={{ flex: 1 }} />
+              <FormTextField control={control} size="small" label={t("contacts.dialog.extraValue")} name={`extraInfo.${index}.value`} sx={{ flex: 2 }} />
               <IconButton aria-label={t("contacts.dialog.removeExtra")} onClick={() => extra.remove(index)}>
                 <DeleteOutlineIcon />
               </IconButton>

@@ -1,26 +1,13 @@
 import { useEffect, useRef, useState } from "react";
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  LinearProgress,
-  List,
-  ListItem,
-  ListItemText,
-  Typography,
-} from "@mui/material";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, List, ListItem, ListItemText, Typography } from "@mui/material";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
-import { channel, LIMITS } from "@atende/shared";
+import { channel, CONTACT_IMPORT_MESSAGES, LIMITS, type ContactImport, type ContactImportProgressEvent } from "@atende/shared";
 import { ApiError } from "../../../lib/api";
 import { useSocketEvent } from "../../../lib/use-socket-event";
-import { importContacts, isImportJob, type ImportResult } from "../api/import-export";
+import { fetchImport, importContacts } from "../api/import-export";
 
 interface Props {
   open: boolean;
@@ -29,30 +16,19 @@ interface Props {
   onImported(): void;
 }
 
-/** Import events on company-{id}-contact while a large file is processed in the background. */
-interface ImportEvent extends Partial<ImportResult> {
-  action: string;
-  jobId?: string | number;
-  processed?: number;
-  total?: number;
-  error?: string;
-  message?: string;
-}
-
 const MESSAGE_KEYS: Record<string, string> = {
-  "O arquivo nao pode exceder 5MB.": "contacts.importDialog.tooLarge",
-  "Erro ao processar o arquivo.": "contacts.importDialog.parseError",
-  "Layout do arquivo invalido. Esperado: nome, numero, telefone, cpf.": "contacts.importDialog.layout",
-  "Por favor, selecione um arquivo.": "contacts.importDialog.noFile",
+  [CONTACT_IMPORT_MESSAGES.tooBig]: "contacts.importDialog.tooLarge",
+  [CONTACT_IMPORT_MESSAGES.parseError]: "contacts.importDialog.parseError",
+  [CONTACT_IMPORT_MESSAGES.badLayout]: "contacts.importDialog.layout",
+  [CONTACT_IMPORT_MESSAGES.noFile]: "contacts.importDialog.noFile",
 };
 
-/** The import's failure as one of §5's messages (the server sends them as the error message). */
+/** The failure as one of §5's messages (the server sends them as the error message). */
 function importErrorKey(err: unknown): string {
   if (err instanceof ApiError) {
     const key = MESSAGE_KEYS[err.body.message ?? ""];
     if (key) return key;
     if (err.status === 413) return "contacts.importDialog.tooLarge";
-    if (err.status === 400 || err.status === 422) return "contacts.importDialog.parseError";
   }
   return "contacts.importDialog.uploadError";
 }
@@ -63,47 +39,53 @@ export function ImportDialog({ open, companyId, onClose, onImported }: Props) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [job, setJob] = useState<string | number | null>(null);
-  const [progress, setProgress] = useState<{ processed: number; total: number } | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [job, setJob] = useState<ContactImport | null>(null);
 
   useEffect(() => {
     if (!open) return;
     setFile(null);
     setError(null);
-    setBusy(false);
+    setUploading(false);
     setJob(null);
-    setProgress(null);
-    setResult(null);
   }, [open]);
 
-  function finish(res: ImportResult) {
-    setResult({ imported: res.imported ?? 0, updated: res.updated ?? 0, rejected: res.rejected ?? 0, errors: res.errors ?? [] });
-    setBusy(false);
-    setJob(null);
-    setProgress(null);
-    toast.success(t("contacts.importDialog.success"));
-    onImported();
-  }
-
-  useSocketEvent<ImportEvent>(open ? channel.contact(companyId) : null, (e) => {
-    if (!e || typeof e.action !== "string" || !e.action.startsWith("import")) return;
-    if (job !== null && e.jobId !== undefined && String(e.jobId) !== String(job)) return;
-    if (e.action === "import-progress") {
-      if (typeof e.processed === "number" && typeof e.total === "number") setProgress({ processed: e.processed, total: e.total });
-      if (e.imported !== undefined && e.processed === e.total && job !== null) finish(e as ImportResult);
-    } else if (e.action === "import-error" || e.action === "import-failed") {
-      setBusy(false);
-      setJob(null);
-      setError(MESSAGE_KEYS[e.message ?? e.error ?? ""] ?? "contacts.importDialog.parseError");
-    } else if (e.imported !== undefined) {
-      finish(e as ImportResult);
-    }
+  const running = job !== null && (job.status === "queued" || job.status === "running");
+  // Events carry the progress; polling covers a missed event and brings the rejected rows at the end.
+  const polled = useQuery({
+    queryKey: ["contacts", "import", job?.jobId],
+    queryFn: () => fetchImport(job!.jobId),
+    enabled: running,
+    refetchInterval: running ? 2000 : false,
   });
 
+  useSocketEvent<ContactImportProgressEvent>(open ? channel.contact(companyId) : null, (e) => {
+    if (e?.action !== "import-progress" || !job || e.jobId !== job.jobId || !running) return;
+    setJob((j) => (j ? { ...j, ...e } : j));
+    if (e.status === "done" || e.status === "failed") void polled.refetch();
+  });
+
+  useEffect(() => {
+    if (polled.data && job && polled.data.jobId === job.jobId) setJob(polled.data);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [polled.data]);
+
+  // The end of an import: counts, reasons and the §8 toast.
+  const finished = useRef<string | null>(null);
+  useEffect(() => {
+    if (!job || finished.current === job.jobId) return;
+    if (job.status === "done") {
+      finished.current = job.jobId;
+      toast.success(t("contacts.importDialog.success"));
+      onImported();
+    } else if (job.status === "failed") {
+      finished.current = job.jobId;
+      setError(MESSAGE_KEYS[job.error ?? ""] ?? "contacts.importDialog.parseError");
+    }
+  }, [job, onImported, t]);
+
   function choose(f: File | undefined) {
-    setResult(null);
+    setJob(null);
     setError(null);
     if (!f) return;
     if (f.size > LIMITS.importMaxBytes) {
@@ -119,22 +101,21 @@ export function ImportDialog({ open, companyId, onClose, onImported }: Props) {
       setError("contacts.importDialog.noFile");
       return;
     }
-    setBusy(true);
+    setUploading(true);
     setError(null);
-    setResult(null);
+    setJob(null);
     try {
-      const res = await importContacts(file);
-      if (isImportJob(res)) {
-        setJob(res.jobId);
-        setProgress({ processed: 0, total: res.total ?? 0 });
-      } else finish(res);
+      setJob(await importContacts(file));
     } catch (err) {
-      setBusy(false);
       setError(importErrorKey(err));
+    } finally {
+      setUploading(false);
     }
   }
 
-  const percent = progress && progress.total > 0 ? Math.min(100, (progress.processed / progress.total) * 100) : undefined;
+  const busy = uploading || running;
+  const percent = running && job.total > 0 ? Math.min(100, (job.processed / job.total) * 100) : undefined;
+  const result = job?.status === "done" ? job : null;
   return (
     <Dialog open={open} onClose={busy ? undefined : onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{t("contacts.importDialog.title")}</DialogTitle>
@@ -159,12 +140,16 @@ export function ImportDialog({ open, companyId, onClose, onImported }: Props) {
           />
           {file && <Chip label={`${file.name} (${(file.size / 1024).toFixed(1)} KB)`} onDelete={busy ? undefined : () => setFile(null)} />}
         </Box>
-        {error && <Alert severity="error">{t(error)}</Alert>}
+        {error && (
+          <Alert severity="error" data-testid="import-error">
+            {t(error)}
+          </Alert>
+        )}
         {busy && (
           <Box>
             <LinearProgress variant={percent === undefined ? "indeterminate" : "determinate"} value={percent} aria-label={t("contacts.importDialog.working")} />
             <Typography variant="caption" color="text.secondary">
-              {progress && progress.total > 0 ? t("contacts.importDialog.progress", progress) : t("contacts.importDialog.working")}
+              {running && job.total > 0 ? t("contacts.importDialog.progress", { processed: job.processed, total: job.total }) : t("contacts.importDialog.working")}
             </Typography>
           </Box>
         )}
@@ -184,12 +169,9 @@ export function ImportDialog({ open, companyId, onClose, onImported }: Props) {
                   {t("contacts.importDialog.reasons")}
                 </Typography>
                 <List dense sx={{ maxHeight: 220, overflow: "auto", bgcolor: "action.hover", borderRadius: 1 }}>
-                  {result.errors.slice(0, 200).map((e, i) => (
+                  {result.errors.map((e, i) => (
                     <ListItem key={i}>
-                      <ListItemText
-                        primary={e.line ?? e.row ? t("contacts.importDialog.line", { line: e.line ?? e.row }) : undefined}
-                        secondary={e.reason ?? e.message ?? e.error}
-                      />
+                      <ListItemText primary={t("contacts.importDialog.line", { line: e.line })} secondary={e.reason} />
                     </ListItem>
                   ))}
                 </List>

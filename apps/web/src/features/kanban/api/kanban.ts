@@ -15,7 +15,8 @@ export async function fetchKanbanTags(): Promise<Tag[]> {
 
 /** Open tickets of the user's queues with their tags. */
 export async function fetchKanbanTickets(queueIds: number[]): Promise<Ticket[]> {
-  const res = await api<Ticket[] | { tickets: Ticket[] }>("/ticket/kanban", { query: { queueIds } });
+  // Without queues of their own the user gets every ticket they may see (admins: all).
+  const res = await api<Ticket[] | { tickets: Ticket[] }>("/ticket/kanban", { query: { queueIds: queueIds.length > 0 ? queueIds : undefined } });
   return Array.isArray(res) ? res : res.tickets;
 }
 

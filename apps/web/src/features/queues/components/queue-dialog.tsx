@@ -9,6 +9,7 @@ import { DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueScheduleEntr
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";
 import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { WeeklyHoursEditor, weeklyHoursValid } from "../../../components/weekly-hours-editor";
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
@@ -34,7 +35,7 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [tab, setTab] = useState(0);
   const [schedules, setSchedules] = useState<QueueScheduleEntry[]>(DEFAULT_QUEUE_SCHEDULES);
-  const { register, control, handleSubmit, reset, setError, formState } = useForm<FormIn, unknown, FormOut>({
+  const { control, handleSubmit, reset, setError, formState } = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(formSchema),
     defaultValues: EMPTY,
   });
@@ -98,7 +99,7 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
         </Tabs>
         <DialogContent sx={{ minHeight: 420 }}>
           <Box hidden={tab !== 0} sx={{ display: tab === 0 ? "grid" : "none", gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr 1fr" }, gap: 2, pt: 1 }}>
-            <TextField label={t("queues.dialog.name")} {...register("name")} error={!!err.name} helperText={formMessage(err.name?.message)} required autoFocus />
+            <FormTextField control={control} name="name" label={t("queues.dialog.name")} required autoFocus />
             <Controller
               control={control}
               name="color"
@@ -115,13 +116,7 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
                 />
               )}
             />
-            <TextField
-              label={t("queues.dialog.order")}
-              type="number"
-              {...register("orderQueue", { setValueAs: (v) => (v === "" || v === null ? null : Number(v)) })}
-              error={!!err.orderQueue}
-              helperText={formMessage(err.orderQueue?.message)}
-            />
+            <FormTextField control={control} name="orderQueue" label={t("queues.dialog.order")} type="number" parse={(v) => (v === "" ? null : Number(v))} />
             {promptOptions.length > 0 && (
               <Controller
                 control={control}
@@ -154,24 +149,8 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
                 )}
               />
             )}
-            <TextField
-              label={t("queues.dialog.greeting")}
-              {...register("greetingMessage")}
-              multiline
-              minRows={4}
-              error={!!err.greetingMessage}
-              helperText={formMessage(err.greetingMessage?.message)}
-              sx={{ gridColumn: { sm: "span 3" } }}
-            />
-            <TextField
-              label={t("queues.dialog.outOfHours")}
-              {...register("outOfHoursMessage")}
-              multiline
-              minRows={4}
-              error={!!err.outOfHoursMessage}
-              helperText={formMessage(err.outOfHoursMessage?.message)}
-              sx={{ gridColumn: { sm: "span 3" } }}
-            />
+            <FormTextField control={control} name="greetingMessage" label={t("queues.dialog.greeting")} multiline minRows={4} sx={{ gridColumn: { sm: "span 3" } }} />
+            <FormTextField control={control} name="outOfHoursMessage" label={t("queues.dialog.outOfHours")} multiline minRows={4} sx={{ gridColumn: { sm: "span 3" } }} />
           </Box>
           <Box sx={{ display: tab === 1 ? "block" : "none", pt: 1 }}>
             <Alert severity="info" sx={{ mb: 2 }}>

@@ -10,6 +10,7 @@ import { toast } from "react-toastify";
 import { z } from "zod";
 import { SCHEDULE_MEDIA_EXTENSIONS, SCHEDULE_VARIABLES, scheduleInput, type ContactRef, type Schedule } from "@atende/shared";
 import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { createSchedule, fetchConnections, removeScheduleMedia, scheduleKeys, updateSchedule, uploadScheduleMedia } from "../api/schedules";
 import { ContactPicker } from "./contact-picker";
@@ -63,7 +64,6 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
     );
   }, [open, schedule, initialContact, reset]);
 
-  const { ref: bodyRefCallback, ...bodyField } = register("body");
   const sent = schedule !== null && (schedule.status === "ENVIADA" || schedule.sentAt !== null);
 
   function insertVariable(name: string) {
@@ -136,20 +136,16 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
             render={({ field }) => <ContactPicker value={field.value ?? null} onChange={field.onChange} error={formMessage(err.contact?.message)} disabled={sent} />}
           />
           <Box>
-            <TextField
+            <FormTextField
+              control={control}
+              name="body"
               label={t("schedules.dialog.body")}
-              {...bodyField}
-              inputRef={(el: HTMLTextAreaElement | null) => {
-                bodyRefCallback(el);
-                bodyRef.current = el;
-              }}
+              inputRef={bodyRef}
               multiline
               minRows={5}
               fullWidth
               required
               disabled={sent}
-              error={!!err.body}
-              helperText={formMessage(err.body?.message)}
             />
             <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap", mt: 1 }}>
               <Typography variant="caption" color="text.secondary">

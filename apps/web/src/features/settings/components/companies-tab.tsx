@@ -10,6 +10,7 @@ import { z } from "zod";
 import { emailField, MSG, requiredString, type Company } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { ApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/toast-error";
 import { formatDate } from "../../../lib/format-date";
@@ -59,7 +60,7 @@ export function CompaniesTab() {
   const plans = useQuery({ queryKey: planKeys.all, queryFn: fetchPlans });
   const [editing, setEditing] = useState<Company | null>(null);
   const [confirm, setConfirm] = useState(false);
-  const { register, control, handleSubmit, reset, watch, setValue, setError, formState } = useForm<FormValues>({
+  const { control, handleSubmit, reset, watch, setValue, setError, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: EMPTY,
   });
@@ -149,9 +150,9 @@ export function CompaniesTab() {
     <Box sx={{ display: "grid", gap: 2 }}>
       <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2 }} aria-label={t("settings.tabs.companies")}>
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr", lg: "repeat(4, 1fr)" }, gap: 2 }}>
-          <TextField size="small" label={t("settings.companies.name")} {...register("name")} error={!!err.name} helperText={formMessage(err.name?.message)} required />
-          <TextField size="small" label={t("settings.companies.email")} {...register("email")} error={!!err.email} helperText={formMessage(err.email?.message)} required />
-          <TextField size="small" label={t("settings.companies.phone")} {...register("phone")} error={!!err.phone} helperText={formMessage(err.phone?.message)} />
+          <FormTextField control={control} size="small" name="name" label={t("settings.companies.name")} required />
+          <FormTextField control={control} size="small" name="email" label={t("settings.companies.email")} required />
+          <FormTextField control={control} size="small" name="phone" label={t("settings.companies.phone")} />
           <Controller
             control={control}
             name="planId"
@@ -185,7 +186,7 @@ export function CompaniesTab() {
               </TextField>
             )}
           />
-          <TextField size="small" type="date" label={t("settings.companies.dueDate")} {...register("dueDate")} slotProps={{ inputLabel: { shrink: true } }} />
+          <FormTextField control={control} size="small" type="date" name="dueDate" label={t("settings.companies.dueDate")} slotProps={{ inputLabel: { shrink: true } }} />
           <Controller
             control={control}
             name="recurrence"
@@ -199,17 +200,17 @@ export function CompaniesTab() {
               </TextField>
             )}
           />
-          <TextField size="small" label={t("settings.companies.document")} {...register("document")} error={!!err.document} helperText={formMessage(err.document?.message)} />
-          <TextField size="small" label={t("settings.companies.billingName")} {...register("billingName")} />
-          <TextField size="small" label={t("settings.companies.biUrl")} {...register("biUrl")} />
-          <TextField
+          <FormTextField control={control} size="small" name="document" label={t("settings.companies.document")} />
+          <FormTextField control={control} size="small" name="billingName" label={t("settings.companies.billingName")} />
+          <FormTextField control={control} size="small" name="biUrl" label={t("settings.companies.biUrl")} />
+          <FormTextField
+            control={control}
             size="small"
             type="password"
             autoComplete="new-password"
+            name="password"
             label={t("settings.companies.password")}
-            {...register("password")}
-            error={!!err.password}
-            helperText={formMessage(err.password?.message) ?? t(editing ? "settings.companies.passwordHelpEdit" : "settings.companies.passwordHelpCreate")}
+            helperText={t(editing ? "settings.companies.passwordHelpEdit" : "settings.companies.passwordHelpCreate")}
             required={!editing}
           />
         </Box>

@@ -2,13 +2,13 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Box, Button, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from "@mui/material";
+import { Box, Button, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { helpInput, type Help } from "@atende/shared";
 import type { z } from "zod";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
-import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { createHelp, deleteHelp, fetchHelps, helpKeys, updateHelp } from "../api/helps";
 
 type FormIn = z.input<typeof helpInput>;
@@ -22,7 +22,7 @@ export function HelpsTab() {
   const helps = useQuery({ queryKey: helpKeys.all, queryFn: fetchHelps });
   const [editing, setEditing] = useState<Help | null>(null);
   const [confirm, setConfirm] = useState(false);
-  const { register, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(helpInput), defaultValues: EMPTY });
+  const { control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(helpInput), defaultValues: EMPTY });
 
   useEffect(() => {
     if (helps.isError) toast.error(t("settings.crud.loadError"), { toastId: "helps-load" });
@@ -63,14 +63,13 @@ export function HelpsTab() {
     }
   }
 
-  const err = formState.errors;
   return (
     <Box sx={{ display: "grid", gap: 2 }}>
       <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2 }} aria-label={t("settings.tabs.helps")}>
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "2fr 1fr" }, gap: 2 }}>
-          <TextField size="small" label={t("settings.helps.title")} {...register("title")} error={!!err.title} helperText={formMessage(err.title?.message)} required />
-          <TextField size="small" label={t("settings.helps.video")} {...register("video")} error={!!err.video} helperText={formMessage(err.video?.message) ?? t("settings.helps.videoHelp")} />
-          <TextField size="small" label={t("settings.helps.description")} {...register("description")} multiline minRows={3} error={!!err.description} helperText={formMessage(err.description?.message)} sx={{ gridColumn: "1 / -1" }} />
+          <FormTextField control={control} size="small" name="title" label={t("settings.helps.title")} required />
+          <FormTextField control={control} size="small" name="video" label={t("settings.helps.video")} helperText={t("settings.helps.videoHelp")} />
+          <FormTextField control={control} size="small" name="description" label={t("settings.helps.description")} multiline minRows={3} sx={{ gridColumn: "1 / -1" }} />
         </Box>
         <Box sx={{ display: "flex", gap: 1, justifyContent: "flex-end", mt: 2 }}>
           <Button variant="outlined" onClick={clear}>

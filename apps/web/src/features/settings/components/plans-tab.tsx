@@ -8,7 +8,7 @@ import { toast } from "react-toastify";
 import { PLAN_FLAGS, planInput, type Plan, type PlanFlag } from "@atende/shared";
 import type { z } from "zod";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
-import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { createPlan, deletePlan, fetchPlans, planKeys, updatePlan } from "../api/plans";
 
 type FormIn = z.input<typeof planInput>;
@@ -33,7 +33,7 @@ export function PlansTab() {
   const plans = useQuery({ queryKey: planKeys.all, queryFn: fetchPlans });
   const [editing, setEditing] = useState<Plan | null>(null);
   const [confirm, setConfirm] = useState(false);
-  const { register, control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(planInput), defaultValues: EMPTY });
+  const { control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(planInput), defaultValues: EMPTY });
 
   useEffect(() => {
     if (plans.isError) toast.error(t("settings.crud.loadError"), { toastId: "plans-load" });
@@ -73,15 +73,14 @@ export function PlansTab() {
     }
   }
 
-  const err = formState.errors;
   const numberField = (name: "users" | "connections" | "queues" | "value", step?: string) => (
-    <TextField
+    <FormTextField
+      control={control}
       size="small"
       type="number"
+      name={name}
       label={t(`settings.plans.${name}`)}
-      {...register(name)}
-      error={!!err[name]}
-      helperText={formMessage(err[name]?.message) ?? (name === "value" ? undefined : t("settings.plans.limitsHelp"))}
+      helperText={name === "value" ? undefined : t("settings.plans.limitsHelp")}
       slotProps={{ htmlInput: { min: 0, step: step ?? 1 } }}
     />
   );
@@ -89,7 +88,7 @@ export function PlansTab() {
     <Box sx={{ display: "grid", gap: 2 }}>
       <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2 }} aria-label={t("settings.tabs.plans")}>
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr", lg: "2fr 1fr 1fr 1fr 1fr" }, gap: 2 }}>
-          <TextField size="small" label={t("settings.plans.name")} {...register("name")} error={!!err.name} helperText={formMessage(err.name?.message)} required />
+          <FormTextField control={control} size="small" name="name" label={t("settings.plans.name")} required />
           {numberField("users")}
           {numberField("connections")}
           {numberField("queues")}

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, TextField } from "@mui/material";
+import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { atLeast, LIMITS, tagInput, type Tag } from "@atende/shared";
@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";
 import { COLOR_PALETTE } from "../../../components/color-palette";
 import { formMessage } from "../../../components/form-message";
+import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { useCurrentUser } from "../../auth/session";
 import { createTag, updateTag } from "../api/tags";
@@ -29,7 +30,7 @@ const randomColor = () => COLOR_PALETTE[Math.floor(Math.random() * COLOR_PALETTE
 export function TagDialog({ open, tag, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const { register, control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
+  const { control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(tagInput),
     defaultValues: { name: "", color: "", kanban: 0 },
   });
@@ -57,11 +58,10 @@ export function TagDialog({ open, tag, onClose, onSaved }: Props) {
         <DialogTitle>{tag ? t("tags.dialog.editTitle") : t("tags.dialog.addTitle")}</DialogTitle>
         <DialogContent dividers>
           <Box sx={{ display: "grid", gap: 2 }}>
-            <TextField
+            <FormTextField
+              control={control}
+              name="name"
               label={t("tags.dialog.name")}
-              {...register("name")}
-              error={!!err.name}
-              helperText={formMessage(err.name?.message)}
               autoFocus
               required
               slotProps={{ htmlInput: { maxLength: LIMITS.tagNameMax } }}

@@ -1,0 +1,130 @@
+import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from "baileys";
+import type { Sql } from "../../db/sql.js";
+
+/**
+ * The paired device of a Baileys connection, kept in PostgreSQL (table baileys_auth) instead of the
+ * library's folder of JSON files: one row for the credentials ('creds') and one per signal key
+ * ('{type}-{id}'), serialised with BufferJSON so Buffers survive. Several processes never run the same
+ * connection at once (the channel manager owns it), so rows are written without locking.
+ */
+export interface PgAuthState {
+  state: AuthenticationState;
+  /** Writes the current credentials (call on every 'creds.update'). Calls are serialised. */
+  saveCreds(): Promise<void>;
+  /** Forgets the pairing: every row of the connection (logout). */
+  clear(): Promise<void>;
+}
+
+const CREDS = "creds";
+const keyName = (type: string, id: string) => `${type}-${id}`;
+
+export const encodeValue = (value: unknown): string => JSON.stringify(value, BufferJSON.replacer);
+export const decodeValue = <T = unknown>(text: string): T => JSON.parse(text, BufferJSON.reviver) as T;
+
+/** Whether stored credentials exist for the connection (a paired device, or a QR in progress). */
+export async function hasStoredCreds(sql: Sql, companyId: number, whatsappId: number): Promise<boolean> {
+  const row = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
+    companyId,
+    whatsappId,
+    CREDS,
+  ]);
+  if (!row) return false;
+  return Boolean(decodeValue<AuthenticationCreds>(row.value).me?.id);
+}
+
+export async function clearAuth(sql: Sql, companyId: number, whatsappId: number): Promise<void> {
+  await sql.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2", [companyId, whatsappId]);
+}
+
+/** The phone number (user part) of a LID from the library's own lid-mapping keys, or null. */
+export async function storedPnForLid(sql: Sql, companyId: number, whatsappId: number, lidUser: string): Promise<string | null> {
+  const row = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
+    companyId,
+    whatsappId,
+    keyName("lid-mapping", `${lidUser}_reverse`),
+  ]);
+  if (!row) return null;
+  const pn = decodeValue<unknown>(row.value);
+  return typeof pn === "string" && pn ? pn : null;
+}
+
+export async function usePgAuthState(sql: Sql, companyId: number, whatsappId: number): Promise<PgAuthState> {
+  const stored = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
+    companyId,
+    whatsappId,
+    CREDS,
+  ]);
+  const creds: AuthenticationCreds = stored ? decodeValue<AuthenticationCreds>(stored.value) : initAuthCreds();
+
+  let writes: Promise<unknown> = Promise.resolve();
+  const serialised = (fn: () => Promise<unknown>): Promise<void> => {
+    const run = writes.then(fn, fn);
+    writes = run.catch(() => undefined);
+    return run.then(() => undefined);
+  };
+
+  const upsert = (s: Sql, keys: string[], values: string[]) =>
+    s.exec(
+      `INSERT INTO baileys_auth (company_id, whatsapp_id, key, value)
+       SELECT $1, $2, k, v FROM unnest($3::text[], $4::text[]) AS t(k, v)
+       ON CONFLICT (whatsapp_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [companyId, whatsappId, keys, values],
+    );
+
+  const state: AuthenticationState = {
+    creds,
+    keys: {
+      async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+        const out: { [id: string]: SignalDataTypeMap[T] } = {};
+        if (!ids.length) return out;
+        const rows = await sql.many<{ key: string; value: string }>(
+          "SELECT key, value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = ANY($3::text[])",
+          [companyId, whatsappId, ids.map((id) => keyName(type, id))],
+        );
+        const byKey = new Map(rows.map((r) => [r.key, r.value]));
+        for (const id of ids) {
+          const text = byKey.get(keyName(type, id));
+          if (text === undefined) continue;
+          let value: unknown = decodeValue(text);
+          if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value as object);
+          out[id] = value as SignalDataTypeMap[T];
+        }
+        return out;
+      },
+      async set(data: SignalDataSet) {
+        const keys: string[] = [];
+        const values: string[] = [];
+        const removed: string[] = [];
+        for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
+          for (const [id, value] of Object.entries(data[type] ?? {})) {
+            if (value === null || value === undefined) removed.push(keyName(type, id));
+            else {
+              keys.push(keyName(type, id));
+              values.push(encodeValue(value));
+            }
+          }
+        }
+        if (!keys.length && !removed.length) return;
+        await sql.tx(async (s) => {
+          if (keys.length) await upsert(s, keys, values);
+          if (removed.length) {
+            await s.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = ANY($3::text[])", [
+              companyId,
+              whatsappId,
+              removed,
+            ]);
+          }
+        });
+      },
+      async clear() {
+        await sql.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key <> $3", [companyId, whatsappId, CREDS]);
+      },
+    },
+  };
+
+  return {
+    state,
+    saveCreds: () => serialised(() => upsert(sql, [CREDS], [encodeValue(creds)])),
+    clear: () => serialised(() => clearAuth(sql, companyId, whatsappId)),
+  };
+}

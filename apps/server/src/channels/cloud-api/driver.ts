@@ -1,0 +1,146 @@
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import * as officialRepo from "../../domains/official-whatsapp/repository.js";
+import type { DriverEvents, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "../driver.js";
+import { GraphClient, GraphError, GraphUnavailable } from "./graph-client.js";
+import { numberStateFromGraph } from "./number-state.js";
+
+/** Meta's customer-service window: free-form messages only within 24 h of the contact's last message. */
+export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Graph error "Re-engagement message": more than 24 hours since the customer last replied. */
+export const GRAPH_WINDOW_CLOSED = 131047;
+
+export interface TemplateMessage {
+  name: string;
+  language: string;
+  components?: unknown[];
+}
+
+/**
+ * A connection on the official WhatsApp Cloud API: sending is an HTTP call to the Graph API with the
+ * business's token; receiving arrives through the business's webhook (domains/webhooks), not here.
+ * Stateless between calls: the number and token are read for each send, so edits apply at once and
+ * any server process can send.
+ */
+export class CloudApiDriver implements WhatsappDriver {
+  constructor(
+    private readonly ctx: AppContext,
+    readonly companyId: number,
+    readonly whatsappId: number,
+    private readonly events: DriverEvents,
+    private readonly resume: boolean,
+  ) {}
+
+  private async target(): Promise<{ client: GraphClient; phoneNumberId: string }> {
+    const t = await officialRepo.findSendTarget(this.ctx.sql, this.companyId, this.whatsappId);
+    if (!t) throw new AppError("ERR_WAPP_NOT_INITIALIZED", "Número oficial não encontrado");
+    return { client: new GraphClient(this.ctx.config.whatsappGraphUrl, t.access_token), phoneNumberId: t.phone_number_id };
+  }
+
+  /** Verifies the number with the Graph API and reports CONNECTED; there is no QR code. */
+  async connect(): Promise<void> {
+    const { client, phoneNumberId } = await this.target();
+    try {
+      const phone = await client.phoneNumber(phoneNumberId);
+      const state = numberStateFromGraph(phone);
+      const row = await this.ctx.sql.maybe<{ id: number }>("SELECT id FROM official_numbers WHERE company_id = $1 AND whatsapp_id = $2", [
+        this.companyId,
+        this.whatsappId,
+      ]);
+      if (row) await officialRepo.updateNumberState(this.ctx.sql, this.companyId, row.id, state);
+      await this.events.status("CONNECTED", { number: state.phone_number });
+    } catch (err) {
+      // A server start while Meta is unreachable keeps a connected number connected.
+      if (err instanceof GraphUnavailable && this.resume) {
+        await this.events.status("CONNECTED");
+        return;
+      }
+      await this.events.status("DISCONNECTED");
+      throw new AppError("ERR_WAPP_NOT_INITIALIZED", `Graph API: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    await this.events.status("DISCONNECTED");
+  }
+
+  async stop(): Promise<void> {
+    // nothing held open
+  }
+
+  /** Free-form messages need the contact's last message within 24 hours (checked before calling Meta). */
+  private async ensureWindow(to: string): Promise<void> {
+    const last = await officialRepo.lastInboundAt(this.ctx.sql, this.companyId, this.whatsappId, to);
+    if (!last || Date.now() - last.getTime() > SESSION_WINDOW_MS) throw sessionExpired();
+  }
+
+  private async send(to: string, payload: Record<string, unknown>, opts?: SendOptions): Promise<SentMessage> {
+    const { client, phoneNumberId } = await this.target();
+    try {
+      const providerId = await client.sendMessage(phoneNumberId, {
+        recipient_type: "individual",
+        to,
+        ...payload,
+        ...(opts?.quotedProviderId ? { context: { message_id: opts.quotedProviderId } } : {}),
+      });
+      return { providerId };
+    } catch (err) {
+      throw mapGraphError(err);
+    }
+  }
+
+  async sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage> {
+    await this.ensureWindow(to);
+    return this.send(to, { type: "text", text: { body, preview_url: /https?:\/\//.test(body) } }, opts);
+  }
+
+  /** Uploads the file (POST /{phone-number-id}/media), then sends it by its media id. */
+  async sendMedia(to: string, media: OutgoingMedia, opts?: SendOptions): Promise<SentMessage> {
+    await this.ensureWindow(to);
+    const { client, phoneNumberId } = await this.target();
+    let mediaId: string;
+    try {
+      mediaId = await client.uploadMedia(phoneNumberId, { data: media.data, fileName: media.fileName, mimetype: media.mimetype });
+    } catch (err) {
+      throw mapGraphError(err);
+    }
+    const type = media.mediaType === "image" || media.mediaType === "video" || media.mediaType === "audio" ? media.mediaType : "document";
+    const object: Record<string, string> = { id: mediaId };
+    if (media.caption && type !== "audio") object.caption = media.caption;
+    if (type === "document") object.filename = media.fileName;
+    return this.send(to, { type, [type]: object }, opts);
+  }
+
+  /** Approved templates may be sent at any time (they open a new conversation). */
+  async sendTemplate(to: string, template: TemplateMessage): Promise<SentMessage> {
+    return this.send(to, {
+      type: "template",
+      template: { name: template.name, language: { code: template.language }, ...(template.components?.length ? { components: template.components } : {}) },
+    });
+  }
+
+  async deleteMessage(): Promise<void> {
+    throw new AppError("ERR_DELETE_WAPP_MSG", "A API oficial do WhatsApp não permite apagar mensagens enviadas");
+  }
+
+  /** Marks the contact's newest message read (Meta marks the earlier ones with it). */
+  async markRead(to: string): Promise<void> {
+    const last = await officialRepo.lastInboundProviderId(this.ctx.sql, this.companyId, this.whatsappId, to);
+    if (!last) return;
+    const { client, phoneNumberId } = await this.target();
+    await client.markRead(phoneNumberId, last.provider_id);
+  }
+}
+
+function sessionExpired(): AppError {
+  return new AppError("ERR_WPP_OFFICIAL_SESSION_EXPIRED", "A janela de 24 horas de atendimento expirou; envie um template para retomar a conversa");
+}
+
+function mapGraphError(err: unknown): Error {
+  if (err instanceof AppError) return err;
+  if (err instanceof GraphError && err.code === GRAPH_WINDOW_CLOSED) return sessionExpired();
+  if (err instanceof GraphError || err instanceof GraphUnavailable) {
+    return new AppError("ERR_SENDING_WAPP_MSG", `Não foi possível enviar a mensagem: ${err.message}`);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,189 @@
+import { createHash } from "node:crypto";
+
+/** Meta's error body: `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`. */
+export class GraphError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | null,
+    message: string,
+    readonly details = "",
+  ) {
+    super(message);
+  }
+}
+
+/** The request never reached Meta or never came back (network, timeout). */
+export class GraphUnavailable extends Error {}
+
+export interface GraphPhoneNumber {
+  id: string;
+  display_phone_number?: string;
+  verified_name?: string;
+  quality_rating?: string;
+  messaging_limit_tier?: string;
+  status?: string;
+  name_status?: string;
+  code_verification_status?: string;
+  health_status?: { can_send_message?: string; entities?: { entity_type?: string; can_send_message?: string; errors?: GraphHealthError[] }[] };
+}
+export interface GraphHealthError {
+  error_code?: number | string;
+  error_description?: string;
+}
+
+export interface GraphTemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: { type: string; text?: string; url?: string }[];
+  example?: unknown;
+}
+export interface GraphTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category?: string;
+  status?: string;
+  components?: GraphTemplateComponent[];
+  rejected_reason?: string;
+}
+
+export const PHONE_FIELDS = "id,display_phone_number,verified_name,quality_rating,messaging_limit_tier,status,name_status,code_verification_status,health_status";
+const MAX_PAGES = 50;
+/** WhatsApp's largest media (documents). */
+export const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+
+/**
+ * A small client of the Graph HTTP API for one access token. `baseUrl` is WHATSAPP_GRAPH_URL
+ * (https://graph.facebook.com/vNN.N by default, a local fake in tests).
+ */
+export class GraphClient {
+  private readonly base: string;
+  private readonly origin: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly accessToken: string,
+    private readonly timeoutMs = 20_000,
+  ) {
+    this.base = baseUrl.replace(/\/+$/, "");
+    this.origin = new URL(this.base).origin;
+  }
+
+  private async request(url: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await fetch(url, {
+        ...init,
+        headers: { authorization: `Bearer ${this.accessToken}`, ...(init.headers as Record<string, string> | undefined) },
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: "error",
+      });
+    } catch (err) {
+      throw new GraphUnavailable(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private async json<T>(res: Response): Promise<T> {
+    const text = await res.text();
+    let data: unknown;
+    try {
+      data = text ? JSON.parse(text) : {};
+    } catch {
+      data = {};
+    }
+    if (!res.ok) {
+      const e = (data as { error?: { message?: string; code?: number; error_data?: { details?: string } } }).error;
+      throw new GraphError(res.status, typeof e?.code === "number" ? e.code : null, e?.message ?? `Graph HTTP ${res.status}`, e?.error_data?.details ?? "");
+    }
+    return data as T;
+  }
+
+  private url(path: string, query: Record<string, string> = {}): string {
+    const u = new URL(`${this.base}/${path.replace(/^\/+/, "")}`);
+    for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+    return u.toString();
+  }
+
+  async get<T>(path: string, query: Record<string, string> = {}): Promise<T> {
+    return this.json<T>(await this.request(this.url(path, query)));
+  }
+
+  async post<T>(path: string, body: unknown): Promise<T> {
+    return this.json<T>(
+      await this.request(this.url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    );
+  }
+
+  /** Every item of a paged edge, following `paging.next` on the same host only (the token goes with it). */
+  async all<T>(path: string, query: Record<string, string>): Promise<T[]> {
+    const out: T[] = [];
+    let next: string | undefined = this.url(path, { limit: "100", ...query });
+    for (let page = 0; next && page < MAX_PAGES; page++) {
+      const data: { data?: T[]; paging?: { next?: string } } = await this.json(await this.request(next));
+      out.push(...(data.data ?? []));
+      next = data.paging?.next && new URL(data.paging.next).origin === this.origin ? data.paging.next : undefined;
+    }
+    return out;
+  }
+
+  phoneNumbers(wabaId: string): Promise<GraphPhoneNumber[]> {
+    return this.all<GraphPhoneNumber>(`${wabaId}/phone_numbers`, { fields: PHONE_FIELDS });
+  }
+
+  phoneNumber(phoneNumberId: string): Promise<GraphPhoneNumber> {
+    return this.get<GraphPhoneNumber>(phoneNumberId, { fields: PHONE_FIELDS });
+  }
+
+  templates(wabaId: string): Promise<GraphTemplate[]> {
+    return this.all<GraphTemplate>(`${wabaId}/message_templates`, { fields: "id,name,language,category,status,components,rejected_reason" });
+  }
+
+  account(wabaId: string): Promise<{ id: string; name?: string; account_review_status?: string }> {
+    return this.get(wabaId, { fields: "id,name,account_review_status" });
+  }
+
+  /** POST /{phone-number-id}/messages; returns the new message's id (wamid). */
+  async sendMessage(phoneNumberId: string, payload: Record<string, unknown>): Promise<string> {
+    const data = await this.post<{ messages?: { id: string }[] }>(`${phoneNumberId}/messages`, { messaging_product: "whatsapp", ...payload });
+    const id = data.messages?.[0]?.id;
+    if (!id) throw new GraphError(502, null, "Graph answered without a message id");
+    return id;
+  }
+
+  markRead(phoneNumberId: string, messageId: string): Promise<unknown> {
+    return this.post(`${phoneNumberId}/messages`, { messaging_product: "whatsapp", status: "read", message_id: messageId });
+  }
+
+  /** POST /{phone-number-id}/media (multipart); returns the media id. */
+  async uploadMedia(phoneNumberId: string, file: { data: Buffer; fileName: string; mimetype: string }): Promise<string> {
+    const form = new FormData();
+    form.set("messaging_product", "whatsapp");
+    form.set("type", file.mimetype);
+    form.set("file", new Blob([new Uint8Array(file.data)], { type: file.mimetype }), file.fileName);
+    const data = await this.json<{ id?: string }>(await this.request(this.url(`${phoneNumberId}/media`), { method: "POST", body: form }));
+    if (!data.id) throw new GraphError(502, null, "Graph answered without a media id");
+    return data.id;
+  }
+
+  /**
+   * Downloads received media: GET /{media-id} gives a short-lived URL, fetched with the same token.
+   * The token is sent only to the Graph host itself or Meta's media hosts.
+   */
+  async downloadMedia(mediaId: string): Promise<{ data: Buffer; mimetype: string }> {
+    const info = await this.get<{ url?: string; mime_type?: string; sha256?: string; file_size?: number }>(mediaId);
+    if (!info.url) throw new GraphError(502, null, "media without url");
+    const target = new URL(info.url);
+    const trusted =
+      target.origin === this.origin || (target.protocol === "https:" && /(^|\.)(fbsbx\.com|facebook\.com|whatsapp\.net|fbcdn\.net)$/.test(target.hostname));
+    if (!trusted) throw new GraphError(502, null, `untrusted media host ${target.hostname}`);
+    if (info.file_size && info.file_size > MAX_MEDIA_BYTES) throw new GraphError(413, null, "media too large");
+    const res = await this.request(target.toString());
+    if (!res.ok) throw new GraphError(res.status, null, `media download HTTP ${res.status}`);
+    const data = Buffer.from(await res.arrayBuffer());
+    if (data.length > MAX_MEDIA_BYTES) throw new GraphError(413, null, "media too large");
+    if (info.sha256 && createHash("sha256").update(data).digest("hex") !== info.sha256.toLowerCase()) {
+      throw new GraphError(502, null, "media checksum mismatch");
+    }
+    return { data, mimetype: info.mime_type ?? res.headers.get("content-type") ?? "application/octet-stream" };
+  }
+}

@@ -1,0 +1,42 @@
+import type { Business, businessInput, businessUpdateInput } from "@atende/shared";
+import type { z } from "zod";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { presentBusiness } from "./presenter.js";
+import * as repo from "./repository.js";
+
+type BusinessInput = z.output<typeof businessInput>;
+type BusinessUpdateInput = z.output<typeof businessUpdateInput>;
+
+function duplicateWaba(): AppError {
+  return new AppError("ERR_VALIDATION", "Esta conta do WhatsApp Business já está cadastrada", { fields: { wabaId: "Já cadastrada" } });
+}
+
+export async function listBusinesses(ctx: AppContext, companyId: number): Promise<Business[]> {
+  return (await repo.listBusinesses(ctx.sql, companyId)).map((r) => presentBusiness(r, ctx.config.publicUrl));
+}
+
+export async function getBusiness(ctx: AppContext, companyId: number, id: number): Promise<Business> {
+  const row = await repo.findBusiness(ctx.sql, companyId, id);
+  if (!row) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
+  return presentBusiness(row, ctx.config.publicUrl);
+}
+
+export async function createBusiness(ctx: AppContext, companyId: number, input: BusinessInput): Promise<Business> {
+  if (await repo.findByWaba(ctx.sql, companyId, input.wabaId)) throw duplicateWaba();
+  const id = await repo.insertBusiness(ctx.sql, companyId, input).catch((err: unknown) => {
+    if ((err as { code?: string }).code === "23505") throw duplicateWaba();
+    throw err;
+  });
+  return getBusiness(ctx, companyId, id);
+}
+
+export async function updateBusiness(ctx: AppContext, companyId: number, id: number, input: BusinessUpdateInput): Promise<Business> {
+  if (!(await repo.findBusiness(ctx.sql, companyId, id))) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
+  if (input.wabaId && (await repo.findByWaba(ctx.sql, companyId, input.wabaId, id))) throw duplicateWaba();
+  await repo.updateBusiness(ctx.sql, companyId, id, input).catch((err: unknown) => {
+    if ((err as { code?: string }).code === "23505") throw duplicateWaba();
+    throw err;
+  });
+  return getBusiness(ctx, companyId, id);
+}

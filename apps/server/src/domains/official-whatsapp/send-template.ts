@@ -1,0 +1,87 @@
+import { canSendOnTicket, type Message, type officialTemplateSendInput } from "@atende/shared";
+import type { z } from "zod";
+import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
+import { channels } from "../../channels/manager.js";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { AppError } from "../../core/errors.js";
+import { messagePreview, presentMessage } from "../messages/presenter.js";
+import * as messageRepo from "../messages/repository.js";
+import { emitAppMessage } from "../tickets/events.js";
+import { presentTicket } from "../tickets/presenter.js";
+import * as ticketRepo from "../tickets/repository.js";
+import { isAdmin, loadVisibleTicket } from "../tickets/service.js";
+import { templateBody, type TemplateRow } from "./presenter.js";
+
+type Input = z.output<typeof officialTemplateSendInput>;
+
+/** The body with {{1}}, {{2}}, ... replaced by the given values (what the contact reads). */
+export function renderTemplate(body: string, variables: string[]): string {
+  return body.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => variables[Number(n) - 1] ?? whole);
+}
+
+/**
+ * POST /officialWhatsapp/ticket/{ticketId}/template: sends an APPROVED template of the connection's
+ * business on an official ticket, also outside the 24-hour window, and records it as the agent's
+ * message (its body is the rendered template text).
+ */
+export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor, ticketId: number, input: Input): Promise<Message> {
+  const ticket = await loadVisibleTicket(ctx, actor, ticketId);
+  if (ticket.user_id !== null && ticket.user_id !== actor.id && !isAdmin(actor)) {
+    throw new AppError("ERR_TICKET_USER_MISMATCH", "Este ticket está sendo atendido por outro usuário", { ticket: presentTicket(ticket) });
+  }
+  const ruleTicket = { status: ticket.status, userId: ticket.user_id, queue: ticket.queue_name ? { name: ticket.queue_name } : null };
+  if (!canSendOnTicket({ id: actor.id, profile: actor.profile, super: actor.super }, ruleTicket)) {
+    throw new AppError("ERR_NO_PERMISSION", "O ticket precisa estar aberto e com você para enviar mensagens");
+  }
+  const driver = await channels(ctx).requireConnected(actor.companyId, ticket.whatsapp_id);
+  if (!(driver instanceof CloudApiDriver)) throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
+  const template = await ctx.sql.maybe<TemplateRow>(
+    `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components,
+            t.variable_count, t.rejected_reason, t.updated_at
+       FROM whatsapp_templates t
+       JOIN official_numbers o ON o.company_id = t.company_id AND o.business_id = t.business_id AND o.whatsapp_id = $3
+      WHERE t.company_id = $1 AND t.id = $2`,
+    [actor.companyId, input.templateId, ticket.whatsapp_id],
+  );
+  if (!template) throw new AppError("ERR_NOT_FOUND", "Template não encontrado para esta conexão");
+  if (template.status.toUpperCase() !== "APPROVED") throw new AppError("ERR_VALIDATION", "O template não está aprovado");
+  const body = templateBody(template);
+  const bodyVars = new Set([...body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => m[1])).size;
+  if (input.variables.length < bodyVars) {
+    throw new AppError("ERR_VALIDATION", `O template possui ${bodyVars} variáveis`, { fields: { variables: `${bodyVars} variáveis` } });
+  }
+  const components: unknown[] = [];
+  const media = template.header_format.toLowerCase();
+  if (media === "image" || media === "video" || media === "document") {
+    if (!input.headerMediaUrl) throw new AppError("ERR_VALIDATION", "Informe a mídia do cabeçalho", { fields: { headerMediaUrl: "Required" } });
+    components.push({ type: "header", parameters: [{ type: media, [media]: { link: input.headerMediaUrl } }] });
+  }
+  if (bodyVars) components.push({ type: "body", parameters: input.variables.slice(0, bodyVars).map((text) => ({ type: "text", text })) });
+
+  const sent = await driver.sendTemplate(ticket.contact_number, { name: template.name, language: template.language, components });
+  const text = renderTemplate(body, input.variables) || template.name;
+  const id = await ctx.sql.tx(async (sql) => {
+    const messageId = await messageRepo.insertMessage(sql, {
+      companyId: ticket.company_id,
+      ticketId: ticket.id,
+      contactId: ticket.contact_id,
+      whatsappId: ticket.whatsapp_id,
+      providerId: sent.providerId,
+      body: text,
+      fromMe: true,
+      mediaType: "chat",
+      ack: 1,
+      read: true,
+      userId: actor.id,
+    });
+    if (messageId === null) throw new AppError("ERR_CREATING_MESSAGE");
+    await messageRepo.touchTicketWithMessage(sql, ticket.company_id, ticket.id, messageId, messagePreview(text, "chat"), true);
+    return messageId;
+  });
+  const row = (await messageRepo.findMessage(ctx.sql, ticket.company_id, id))!;
+  const fresh = (await ticketRepo.findTicket(ctx.sql, ticket.company_id, ticket.id))!;
+  const message = presentMessage(row);
+  await emitAppMessage(ctx, "create", message, fresh);
+  return message;
+}

@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { GraphClient } from "../../channels/cloud-api/graph-client.js";
+import { IGNORED_TYPES, toInboundMessage } from "../../channels/cloud-api/inbound-message.js";
+import { digitsOf } from "../../channels/cloud-api/number-state.js";
+import type { CloudStatus, MessagesValue } from "../../channels/cloud-api/webhook-types.js";
+import { applyAck, processInbound } from "../../channels/inbound.js";
+import type { AppContext } from "../../core/context.js";
+import type { BusinessSecrets } from "../businesses/repository.js";
+import { presentMessage } from "../messages/presenter.js";
+import * as messageRepo from "../messages/repository.js";
+import * as officialRepo from "../official-whatsapp/repository.js";
+import { emitAppMessage } from "../tickets/events.js";
+import * as ticketRepo from "../tickets/repository.js";
+
+/** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read); failed is 0. */
+export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, failed: 0 };
+
+/** A status for a message not stored yet (the send is still recording it): tried again a few times. */
+export const STATUS_RETRY_JOB = "official.status-retry";
+export const statusRetryPayload = z.object({
+  companyId: z.number().int(),
+  whatsappId: z.number().int(),
+  providerId: z.string(),
+  attempt: z.number().int().min(1),
+});
+const STATUS_RETRY_LIMIT = 6;
+
+interface Target {
+  companyId: number;
+  whatsappId: number;
+}
+
+/** One `messages` change: every message (to the inbound pipeline) and every status (acks), in order. */
+export async function processMessagesChange(ctx: AppContext, business: BusinessSecrets, value: MessagesValue): Promise<void> {
+  const phoneNumberId = value.metadata?.phone_number_id;
+  if (!phoneNumberId) return;
+  const number = await officialRepo.findByPhoneNumberId(ctx.sql, business.company_id, business.id, phoneNumberId);
+  if (!number) return; // a number not synced here: nothing to attach it to
+  const target = { companyId: business.company_id, whatsappId: number.whatsapp_id };
+  const names = new Map((value.contacts ?? []).map((c) => [digitsOf(c.wa_id), c.profile?.name ?? ""]));
+  let client: GraphClient | undefined;
+  const graph = () => (client ??= new GraphClient(ctx.config.whatsappGraphUrl, business.access_token));
+  let failure: unknown = null;
+
+  for (const msg of value.messages ?? []) {
+    try {
+      const from = digitsOf(msg.from);
+      if (!from || !msg.id) continue;
+      // Any message from the customer (a reaction too) opens the 24-hour window.
+      const at = msg.timestamp ? new Date(Number(msg.timestamp) * 1000) : new Date();
+      await officialRepo.touchConversation(ctx.sql, target.companyId, target.whatsappId, from, at);
+      if (IGNORED_TYPES.has(msg.type)) continue;
+      // A retry of an already stored message downloads nothing again.
+      if (await messageRepo.findByProviderId(ctx.sql, target.companyId, target.whatsappId, msg.id)) continue;
+      const inbound = await toInboundMessage(msg, names.get(from) ?? "", graph);
+      if (inbound) await processInbound(ctx, target, inbound);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  for (const status of value.statuses ?? []) {
+    try {
+      await processStatus(ctx, target, status);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (failure) throw failure;
+}
+
+async function processStatus(ctx: AppContext, target: Target, s: CloudStatus): Promise<void> {
+  const ack = STATUS_ACK[s.status];
+  if (ack === undefined || !s.id) return;
+  const error = s.errors?.[0];
+  await officialRepo.saveMessageStatus(ctx.sql, {
+    ...target,
+    providerId: s.id,
+    status: s.status,
+    ack,
+    errorCode: error?.code ?? null,
+    errorTitle: error?.title ?? error?.message ?? "",
+    errorDetail: error?.error_data?.details ?? "",
+  });
+  const applied = await applyStoredStatus(ctx, target, s.id);
+  if (!applied) await ctx.jobs.send(STATUS_RETRY_JOB, { ...target, providerId: s.id, attempt: 1 }, { startAfter: Date.now() + 2000 });
+}
+
+/**
+ * Applies the best status recorded for a sent message: the highest ack (never lower than the stored
+ * one), or the failure when it was never delivered. False when the message row does not exist yet.
+ */
+export async function applyStoredStatus(ctx: AppContext, target: Target, providerId: string): Promise<boolean> {
+  const stored = await ctx.sql.maybe<{ status: string; ack: number }>(
+    "SELECT status, ack FROM official_message_statuses WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
+    [target.companyId, target.whatsappId, providerId],
+  );
+  if (!stored) return true;
+  const message = await messageRepo.findByProviderId(ctx.sql, target.companyId, target.whatsappId, providerId);
+  if (!message) return false;
+  if (stored.status !== "failed") {
+    if (stored.ack > 0) await applyAck(ctx, target.companyId, target.whatsappId, providerId, stored.ack);
+  } else {
+    const changed = await officialRepo.markMessageFailed(ctx.sql, target.companyId, target.whatsappId, providerId);
+    if (changed) {
+      const row = await messageRepo.findMessage(ctx.sql, target.companyId, changed.id);
+      const ticket = await ticketRepo.findTicket(ctx.sql, target.companyId, changed.ticket_id);
+      if (row && ticket) await emitAppMessage(ctx, "update", presentMessage(row), ticket);
+    }
+  }
+  return true;
+}
+
+export async function retryStatus(ctx: AppContext, p: z.infer<typeof statusRetryPayload>): Promise<void> {
+  const applied = await applyStoredStatus(ctx, p, p.providerId);
+  if (!applied && p.attempt < STATUS_RETRY_LIMIT) {
+    await ctx.jobs.send(STATUS_RETRY_JOB, { ...p, attempt: p.attempt + 1 }, { startAfter: Date.now() + 2000 * 2 ** p.attempt });
+  }
+}

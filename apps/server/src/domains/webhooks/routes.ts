@@ -1,0 +1,66 @@
+import { z } from "zod";
+import "../../channels/cloud-api/index.js";
+import type { Domain } from "../../core/domain.js";
+import { AppError } from "../../core/errors.js";
+import * as businessRepo from "../businesses/repository.js";
+import { processWebhookEvent, WEBHOOK_JOB, webhookJobPayload } from "./process-event.js";
+import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
+import * as repo from "./repository.js";
+import { sameSecret, sha256Hex, validSignature } from "./signature.js";
+
+const publicRoute = { public: true };
+const businessParam = z.object({ businessId: z.coerce.number().int().positive().max(2147483647) });
+const verifyQuery = z.object({
+  "hub.mode": z.string().max(50).optional(),
+  "hub.verify_token": z.string().max(500).optional(),
+  "hub.challenge": z.string().max(500).optional(),
+});
+const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * The Cloud API webhook of each business (public: Meta calls it). GET answers the verification
+ * handshake; POST checks X-Hub-Signature-256 over the raw body, stores the delivery once (by the
+ * body's hash) and answers 200 at once; a durable job processes it.
+ */
+export const webhooksRoutes: Domain = (api, ctx) => {
+  // Only this plugin's routes: the body stays raw bytes (the signature is over them).
+  api.removeAllContentTypeParsers();
+  api.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, p.eventId) });
+  ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
+  // Deliveries stored by a process that stopped before queueing them.
+  api.addHook("onReady", async () => {
+    if (!ctx.config.runJobs) return;
+    const pending = await repo.unprocessed(ctx.sql, 60).catch(() => []);
+    for (const e of pending) await ctx.jobs.send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` }).catch(() => undefined);
+  });
+
+  api.get("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam, querystring: verifyQuery } }, async (request, reply) => {
+    const q = request.query;
+    const business = await businessRepo.findSecretsForWebhook(ctx.sql, request.params.businessId);
+    if (!business || q["hub.mode"] !== "subscribe" || !sameSecret(q["hub.verify_token"] ?? "", business.verify_token)) {
+      throw new AppError("ERR_NO_PERMISSION", "Verify token inválido");
+    }
+    return reply.type("text/plain").send(q["hub.challenge"] ?? "");
+  });
+
+  api.post("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam } }, async (request, reply) => {
+    const business = await businessRepo.findSecretsForWebhook(ctx.sql, request.params.businessId);
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    if (!business || !validSignature(business.app_secret, raw, request.headers["x-hub-signature-256"])) {
+      throw new AppError("ERR_NO_PERMISSION", "Assinatura inválida", {}, 401);
+    }
+    let payload: { object?: unknown };
+    try {
+      payload = JSON.parse(raw.toString("utf8")) as { object?: unknown };
+    } catch {
+      throw new AppError("ERR_VALIDATION", "JSON inválido");
+    }
+    if (payload?.object === "whatsapp_business_account") {
+      const id = await repo.insertEvent(ctx.sql, { companyId: business.company_id, businessId: business.id, sha256: sha256Hex(raw), payload });
+      if (id !== null) await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` });
+    }
+    return reply.status(200).send({ received: true });
+  });
+};

@@ -1,0 +1,271 @@
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import multipart from "@fastify/multipart";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+
+/**
+ * A local stand-in for Meta's Graph API (WhatsApp Cloud API), speaking its documented request and
+ * response shapes: phone numbers and templates of a WABA (paged with cursors), message sends, media
+ * upload and the two-step media download, with bearer-token checks and Graph's error body. It also
+ * plays Meta's side of webhooks: payloads signed with X-Hub-Signature-256 (HMAC-SHA256 of the raw body
+ * with the app secret), posted to the app's callback URL.
+ */
+
+export interface FakePhone {
+  id: string;
+  display_phone_number: string;
+  verified_name: string;
+  quality_rating: string;
+  messaging_limit_tier: string;
+  status: string;
+  name_status?: string;
+  code_verification_status?: string;
+  health_status?: { can_send_message: string; entities?: { entity_type: string; id: string; can_send_message: string; errors?: { error_code: number; error_description: string; possible_solution?: string }[] }[] };
+}
+
+export interface FakeTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string }[] }[];
+  rejected_reason?: string;
+}
+
+export interface SentRequest {
+  phoneNumberId: string;
+  body: Record<string, unknown> & { to?: string; type?: string; status?: string; message_id?: string };
+  messageId: string | null;
+}
+
+export interface Upload {
+  id: string;
+  phoneNumberId: string;
+  fileName: string;
+  mimetype: string;
+  type: string;
+  messagingProduct: string;
+  data: Buffer;
+}
+
+interface StoredMedia {
+  data: Buffer;
+  mimeType: string;
+}
+
+export interface FakeGraphOptions {
+  accessToken?: string;
+  appSecret?: string;
+  wabaId?: string;
+  /** Items per page of the paged edges (small, so paging is exercised). */
+  pageSize?: number;
+}
+
+function graphError(reply: FastifyReply, status: number, code: number, message: string, details = "") {
+  return reply.status(status).send({
+    error: {
+      message,
+      type: code === 190 ? "OAuthException" : "OAuthException",
+      code,
+      error_data: { messaging_product: "whatsapp", details },
+      fbtrace_id: randomBytes(8).toString("base64url"),
+    },
+  });
+}
+
+/** The API version in the base URL, as in https://graph.facebook.com/v21.0. */
+export const GRAPH_VERSION = "v21.0";
+
+export const newWamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
+
+export class FakeGraph {
+  readonly accessToken: string;
+  readonly appSecret: string;
+  readonly wabaId: string;
+  readonly pageSize: number;
+  url = "";
+  phones: FakePhone[] = [];
+  templates: FakeTemplate[] = [];
+  account = { id: "", name: "Conta Oficial", account_review_status: "APPROVED" };
+  readonly media = new Map<string, StoredMedia>();
+  readonly sent: SentRequest[] = [];
+  readonly uploads: Upload[] = [];
+  /** Recipients whose 24-hour window Meta considers closed (error 131047 on free-form sends). */
+  readonly windowClosedFor = new Set<string>();
+  /** Every phone number id ever listed (numbers replaced in `phones` can still send). */
+  readonly knownPhones = new Map<string, FakePhone>();
+  /** Every request path seen (method + path), for assertions. */
+  readonly requests: string[] = [];
+  private app: FastifyInstance | null = null;
+
+  private constructor(o: FakeGraphOptions) {
+    this.accessToken = o.accessToken ?? `EAAG${randomBytes(16).toString("hex")}`;
+    this.appSecret = o.appSecret ?? randomBytes(16).toString("hex");
+    this.wabaId = o.wabaId ?? String(100000000000000 + Math.floor(Math.random() * 1e12));
+    this.pageSize = o.pageSize ?? 2;
+    this.account.id = this.wabaId;
+  }
+
+  static async start(o: FakeGraphOptions = {}): Promise<FakeGraph> {
+    const fake = new FakeGraph(o);
+    await fake.listen();
+    return fake;
+  }
+
+  /** Stores a file as if a customer had sent it; returns its media id. */
+  addMedia(data: Buffer, mimeType: string): string {
+    const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
+    this.media.set(id, { data, mimeType });
+    return id;
+  }
+
+  /** The messages (not read receipts) sent to one number. */
+  messagesTo(to: string): SentRequest[] {
+    return this.sent.filter((s) => s.body.to === to && !s.body.status);
+  }
+
+  sign(raw: string | Buffer, secret = this.appSecret): string {
+    return `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
+  }
+
+  /** Posts a webhook delivery as Meta does: JSON body, signed unless told otherwise. */
+  async deliver(callbackUrl: string, payload: unknown, o: { signature?: string | null; raw?: string } = {}): Promise<{ status: number; text: string }> {
+    const raw = o.raw ?? JSON.stringify(payload);
+    const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "facebookexternalua" };
+    const signature = o.signature === undefined ? this.sign(raw) : o.signature;
+    if (signature !== null) headers["x-hub-signature-256"] = signature;
+    const res = await fetch(callbackUrl, { method: "POST", headers, body: raw });
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** A listed phone number (current or listed before), by its id. */
+  phone(id: string): FakePhone | undefined {
+    return this.phones.find((p) => p.id === id) ?? this.knownPhones.get(id);
+  }
+
+  private authorized(request: FastifyRequest): boolean {
+    return request.headers.authorization === `Bearer ${this.accessToken}`;
+  }
+
+  private page<T>(request: FastifyRequest, path: string, items: T[]) {
+    const q = request.query as Record<string, string>;
+    const limit = Math.min(Number(q.limit ?? this.pageSize) || this.pageSize, this.pageSize);
+    const start = q.after ? Number(Buffer.from(q.after, "base64url").toString()) : 0;
+    const data = items.slice(start, start + limit);
+    const end = start + data.length;
+    const cursors = { before: Buffer.from(String(start)).toString("base64url"), after: Buffer.from(String(end)).toString("base64url") };
+    const paging: Record<string, unknown> = { cursors };
+    if (end < items.length) {
+      const next = new URL(`${this.url}/${path}`);
+      for (const [k, v] of Object.entries(q)) if (k !== "after") next.searchParams.set(k, v);
+      next.searchParams.set("after", cursors.after);
+      paging.next = next.toString();
+    }
+    return { data, paging };
+  }
+
+  private async listen(): Promise<void> {
+    const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024 });
+    await app.register(multipart, { limits: { fileSize: 110 * 1024 * 1024 } });
+    app.addHook("onRequest", async (request, reply) => {
+      this.requests.push(`${request.method} ${request.url.split("?")[0]}`);
+      if (!this.authorized(request)) {
+        return graphError(reply, 401, 190, "Invalid OAuth access token - Cannot parse access token");
+      }
+    });
+
+    await app.register(
+      async (g) => {
+        g.get("/:wabaId/phone_numbers", async (request, reply) => {
+          const { wabaId } = request.params as { wabaId: string };
+          if (wabaId !== this.wabaId) return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${wabaId}' does not exist`);
+          for (const p of this.phones) this.knownPhones.set(p.id, p);
+          return this.page(request, `${wabaId}/phone_numbers`, this.phones);
+        });
+
+        g.get("/:wabaId/message_templates", async (request, reply) => {
+          const { wabaId } = request.params as { wabaId: string };
+          if (wabaId !== this.wabaId) return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${wabaId}' does not exist`);
+          return this.page(request, `${wabaId}/message_templates`, this.templates);
+        });
+
+        g.get("/media-download/:mediaId", async (request, reply) => {
+          const m = this.media.get((request.params as { mediaId: string }).mediaId);
+          if (!m) return reply.status(404).send("not found");
+          return reply.type(m.mimeType).send(m.data);
+        });
+
+        g.get("/:id", async (request, reply) => {
+          const { id } = request.params as { id: string };
+          if (id === this.wabaId) return this.account;
+          const phone = this.phone(id);
+          if (phone) {
+            const fields = String((request.query as Record<string, string>).fields ?? "id,display_phone_number,verified_name").split(",");
+            return Object.fromEntries(Object.entries(phone).filter(([k]) => k === "id" || fields.includes(k)));
+          }
+          const media = this.media.get(id);
+          if (media) {
+            return {
+              messaging_product: "whatsapp",
+              url: `${this.url}/media-download/${id}`,
+              mime_type: media.mimeType,
+              sha256: createHash("sha256").update(media.data).digest("hex"),
+              file_size: media.data.length,
+              id,
+            };
+          }
+          return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist`);
+        });
+
+        g.post("/:phoneNumberId/messages", async (request, reply) => {
+          const { phoneNumberId } = request.params as { phoneNumberId: string };
+          if (!this.phone(phoneNumberId)) return graphError(reply, 400, 100, "Invalid parameter");
+          const body = (request.body ?? {}) as SentRequest["body"];
+          if (body.messaging_product !== "whatsapp") return graphError(reply, 400, 100, "The parameter messaging_product is required.");
+          if (body.status === "read") {
+            this.sent.push({ phoneNumberId, body, messageId: null });
+            return { success: true };
+          }
+          const to = String(body.to ?? "");
+          if (!/^\d{8,15}$/.test(to)) return graphError(reply, 400, 131009, "Parameter value is not valid", "Invalid phone number");
+          const type = String(body.type ?? "text");
+          if (!(type in body) && type !== "text") return graphError(reply, 400, 100, `Param ${type} is required`);
+          if (type === "text" && typeof (body.text as { body?: unknown } | undefined)?.body !== "string") {
+            return graphError(reply, 400, 100, "Param text['body'] is required");
+          }
+          if (type !== "template" && this.windowClosedFor.has(to)) {
+            return graphError(reply, 400, 131047, "Re-engagement message", "Message failed to send because more than 24 hours have passed since the customer last replied to this number.");
+          }
+          const messageId = newWamid();
+          this.sent.push({ phoneNumberId, body, messageId });
+          return { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: messageId }] };
+        });
+
+        g.post("/:phoneNumberId/media", async (request, reply) => {
+          const { phoneNumberId } = request.params as { phoneNumberId: string };
+          if (!request.isMultipart()) return graphError(reply, 400, 100, "multipart/form-data required");
+          const fields: Record<string, string> = {};
+          let file: { fileName: string; mimetype: string; data: Buffer } | null = null;
+          for await (const part of request.parts()) {
+            if (part.type === "file") file = { fileName: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+            else fields[part.fieldname] = String(part.value);
+          }
+          if (fields.messaging_product !== "whatsapp" || !file) return graphError(reply, 400, 100, "Param file and messaging_product are required");
+          const id = this.addMedia(file.data, fields.type ?? file.mimetype);
+          this.uploads.push({ id, phoneNumberId, fileName: file.fileName, mimetype: file.mimetype, type: fields.type ?? "", messagingProduct: fields.messaging_product, data: file.data });
+          return { id };
+        });
+      },
+      { prefix: `/${GRAPH_VERSION}` },
+    );
+
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    this.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/${GRAPH_VERSION}`;
+    this.app = app;
+  }
+
+  async close(): Promise<void> {
+    await this.app?.close();
+  }
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildTenant, createTestApp, type TestApp } from "../helper.js";
+import { FakeGraph, type FakePhone, type FakeTemplate } from "./server.js";
+
+export { FakeGraph };
+
+let phoneSeq = 0;
+/** A phone number as Meta lists it (display number formatted, status CONNECTED, quality GREEN). */
+export function fakePhone(o: Partial<FakePhone> & { digits: string }): FakePhone {
+  const d = o.digits;
+  return {
+    id: o.id ?? String(109000000000000 + Date.now() % 1e9 + ++phoneSeq),
+    display_phone_number: o.display_phone_number ?? `+${d.slice(0, 2)} ${d.slice(2, 4)} ${d.slice(4, 9)}-${d.slice(9)}`,
+    verified_name: o.verified_name ?? "Loja Exemplo",
+    quality_rating: o.quality_rating ?? "GREEN",
+    messaging_limit_tier: o.messaging_limit_tier ?? "TIER_1K",
+    status: o.status ?? "CONNECTED",
+    name_status: "APPROVED",
+    code_verification_status: "VERIFIED",
+    health_status: o.health_status ?? { can_send_message: "AVAILABLE", entities: [] },
+  };
+}
+
+export function fakeTemplate(name: string, o: Partial<FakeTemplate> = {}): FakeTemplate {
+  return {
+    id: o.id ?? String(800000000000 + ++phoneSeq),
+    name,
+    language: o.language ?? "pt_BR",
+    category: o.category ?? "MARKETING",
+    status: o.status ?? "APPROVED",
+    components: o.components ?? [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega." }],
+    ...(o.rejected_reason ? { rejected_reason: o.rejected_reason } : {}),
+  };
+}
+
+/** The app under test with its Graph base URL on the fake and its media in a private folder. */
+export async function createOfficialTestApp(fake: FakeGraph): Promise<TestApp> {
+  return createTestApp({ whatsappGraphUrl: fake.url, dataDir: mkdtempSync(path.join(tmpdir(), "atende-official-")) });
+}
+
+/** Creates the fake's business through the API and syncs it; returns its id and the webhook URL base. */
+export async function addBusiness(app: TestApp, adminToken: string, fake: FakeGraph, o: { name?: string; verifyToken?: string } = {}): Promise<number> {
+  const res = await app.api("POST", "/api/businesses", {
+    token: adminToken,
+    body: { name: o.name ?? "Conta Oficial", wabaId: fake.wabaId, accessToken: fake.accessToken, appSecret: fake.appSecret, verifyToken: o.verifyToken ?? "verify-token-123" },
+  });
+  if (res.statusCode !== 200) throw new Error(`create business failed: ${res.body}`);
+  return res.json().id as number;
+}
+
+export async function syncBusiness(app: TestApp, adminToken: string, businessId: number) {
+  const res = await app.api("POST", `/api/businesses/${businessId}/sync`, { token: adminToken });
+  if (res.statusCode !== 200) throw new Error(`sync failed: ${res.body}`);
+  return res.json();
+}
+
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until every stored webhook delivery of the business has been processed. */
+export async function webhooksSettled(app: TestApp, businessId: number, count?: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const r = await app.sql.one<{ total: number; done: number }>(
+        "SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'processed')::int AS done FROM webhook_events WHERE business_id = $1",
+        [businessId],
+      );
+      return r.total === r.done && (count === undefined || r.total >= count);
+    },
+    20_000,
+    "webhook processing",
+  );
+}
+
+export interface OfficialTenant {
+  companyId: number;
+  admin: { id: number; email: string; token: string };
+  supervisor: { id: number; email: string; token: string };
+  user: { id: number; email: string; token: string };
+  businessId: number;
+  numbers: { id: number; whatsappId: number; phoneNumberId: string; phoneNumber: string; displayPhoneNumber: string }[];
+}
+
+/** A company whose business (on the fake) was synced with the given numbers. */
+export async function officialTenant(app: TestApp, fake: FakeGraph, digits: string[]): Promise<OfficialTenant> {
+  const tenant = await buildTenant(app);
+  fake.phones = digits.map((d) => fakePhone({ digits: d }));
+  const businessId = await addBusiness(app, tenant.admin.token, fake);
+  await syncBusiness(app, tenant.admin.token, businessId);
+  const numbers = await app.sql.many<{ id: number; whatsapp_id: number; phone_number_id: string; phone_number: string; display_phone_number: string }>(
+    "SELECT id, whatsapp_id, phone_number_id, phone_number, display_phone_number FROM official_numbers WHERE business_id = $1 ORDER BY phone_number",
+    [businessId],
+  );
+  return {
+    ...tenant,
+    businessId,
+    numbers: numbers.map((n) => ({ id: n.id, whatsappId: n.whatsapp_id, phoneNumberId: n.phone_number_id, phoneNumber: n.phone_number, displayPhoneNumber: n.display_phone_number })),
+  };
+}

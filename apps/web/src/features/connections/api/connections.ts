@@ -1,0 +1,33 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { Queue, Whatsapp, WhatsappInput, WhatsappSession, WhatsappUpdateInput } from "@atende/shared";
+import { api } from "../../../lib/api";
+
+export const connectionKeys = {
+  list: ["connections", "list"] as const,
+  queues: ["connections", "queues"] as const,
+};
+
+export const connectionsQuery = () =>
+  queryOptions({ queryKey: connectionKeys.list, queryFn: () => api<Whatsapp[]>("/whatsapp", { query: { session: 0 } }) });
+
+export const queuesQuery = () => queryOptions({ queryKey: connectionKeys.queues, queryFn: () => api<Queue[]>("/queue"), staleTime: 60_000 });
+
+export function createConnection(input: WhatsappInput): Promise<Whatsapp> {
+  return api<Whatsapp>("/whatsapp", { method: "POST", body: input });
+}
+
+export function updateConnection(id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
+  return api<Whatsapp>(`/whatsapp/${id}`, { method: "PUT", body: input });
+}
+
+export function deleteConnection(id: number): Promise<void> {
+  return api<void>(`/whatsapp/${id}`, { method: "DELETE" });
+}
+
+export type SessionAction = "start" | "newQr" | "disconnect";
+const METHOD: Record<SessionAction, string> = { start: "POST", newQr: "PUT", disconnect: "DELETE" };
+
+/** POST starts the session (QR code), PUT asks for a new QR code, DELETE disconnects. */
+export function sessionAction(id: number, action: SessionAction): Promise<WhatsappSession> {
+  return api<WhatsappSession>(`/whatsappsession/${id}`, { method: METHOD[action] });
+}

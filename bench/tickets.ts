@@ -1,0 +1,267 @@
+/**
+ * Ticket workspace benchmark (issue 3, item 8).
+ *
+ *   nice npx tsx bench/tickets.ts            # throw-away embedded PostgreSQL under the temp folder
+ *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/tickets.ts   # an empty database you own
+ *
+ * Seeds one company with 100k contacts, 100k tickets (70% closed, 20% open, 10% pending; 5 queues,
+ * 20 agents, 90 days) and 1M messages (a marker word in 2% of them), starts the real server on a
+ * loopback port and measures, over HTTP, 30 sequential requests per scenario after a warm-up.
+ */
+import { rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { buildApp } from "../apps/server/src/app.js";
+import { loadConfig } from "../apps/server/src/config.js";
+import { hashPassword } from "../apps/server/src/core/password.js";
+import { startEmbeddedPostgres, tmpDataDir, ensureDatabase, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { migrate } from "../apps/server/src/db/migrate.js";
+import { createPool, Sql } from "../apps/server/src/db/sql.js";
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const MESSAGES_PER_TICKET = 10;
+const RUNS = 30;
+const WARMUP = 5;
+const WORD = "abacaxi";
+const PASSWORD = "bench-password";
+
+const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const start = Date.now();
+  const result = await fn();
+  log(`${label}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+async function seed(pool: Sql): Promise<{ companyId: number; adminEmail: string; agentEmail: string }> {
+  // One connection for the whole load (session settings apply to it), then VACUUM outside.
+  const c = await pool.tx((sql) => load(sql));
+  await timed("vacuum analyze", () => pool.exec("VACUUM ANALYZE"));
+  return { companyId: c, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" };
+}
+
+async function load(sql: Sql): Promise<number> {
+  const plan = await sql.one<{ id: number }>("INSERT INTO plans (name) VALUES ('Bench') RETURNING id");
+  const company = await sql.one<{ id: number }>(
+    "INSERT INTO companies (name, email, plan_id, due_date) VALUES ('Bench Co', 'bench@bench.test', $1, '2099-12-31') RETURNING id",
+    [plan.id],
+  );
+  const c = company.id;
+  const hash = await hashPassword(PASSWORD);
+  await sql.exec("INSERT INTO users (company_id, name, email, password_hash, profile, all_ticket) VALUES ($1, 'Bench Admin', 'admin@bench.test', $2, 'admin', 'enable')", [
+    c,
+    hash,
+  ]);
+  await sql.exec(
+    `INSERT INTO users (company_id, name, email, password_hash, profile)
+     SELECT $1, 'Agente ' || g, 'agent' || g || '@bench.test', $2, 'user' FROM generate_series(1, 20) g`,
+    [c, hash],
+  );
+  await sql.exec(
+    `INSERT INTO queues (company_id, name, color) SELECT $1, 'Fila ' || g, '#' || lpad(to_hex(g * 3000000), 6, '0') FROM generate_series(1, 5) g`,
+    [c],
+  );
+  // each agent in one queue (agent g in queue g % 5)
+  await sql.exec(
+    `INSERT INTO user_queues (company_id, user_id, queue_id)
+     SELECT $1, u.id, q.id FROM users u
+       JOIN LATERAL (SELECT id FROM queues WHERE company_id = $1 ORDER BY id OFFSET (u.id % 5) LIMIT 1) q ON true
+      WHERE u.company_id = $1 AND u.profile = 'user'`,
+    [c],
+  );
+  await sql.exec("INSERT INTO whatsapps (company_id, name, status, is_default) VALUES ($1, 'Bench WA', 'CONNECTED', true)", [c]);
+
+  await sql.exec("SET session_replication_role = replica"); // skip FK triggers during the bulk load
+  await sql.exec("DROP INDEX IF EXISTS messages_body_trgm, messages_conversation, messages_ticket");
+
+  await timed("contacts", () =>
+    sql.exec(
+      `INSERT INTO contacts (company_id, name, number, created_at)
+       SELECT $1,
+              (ARRAY['Ana','Bruno','Carla','Diego','Elaine','Fábio','Gisele','Hugo','Iara','João','Karen','Lucas','Marta','Nilo','Olga','Paulo'])[1 + g % 16]
+                || ' ' || (ARRAY['Silva','Souza','Costa','Lima','Prado','Alves','Rocha','Dias','Melo','Nunes'])[1 + (g / 16) % 10] || ' ' || g,
+              '5511' || lpad(g::text, 9, '0'),
+              now() - interval '90 days' * random()
+         FROM generate_series(1, $2) g`,
+      [c, CONTACTS],
+    ),
+  );
+  await timed("tickets", () =>
+    sql.exec(
+      `WITH q AS (SELECT array_agg(id ORDER BY id) AS ids FROM queues WHERE company_id = $1),
+            u AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE company_id = $1 AND profile = 'user'),
+            w AS (SELECT id FROM whatsapps WHERE company_id = $1)
+       INSERT INTO tickets (company_id, contact_id, whatsapp_id, status, user_id, queue_id, unread_messages, origin_from_me, created_at, updated_at)
+       SELECT $1, ct.id, w.id,
+              CASE WHEN ct.id % 10 < 7 THEN 'closed' WHEN ct.id % 10 < 9 THEN 'open' ELSE 'pending' END,
+              CASE WHEN ct.id % 10 = 9 THEN NULL ELSE u.ids[1 + ct.id % 20] END,
+              q.ids[1 + ct.id % 5],
+              CASE WHEN ct.id % 10 >= 7 THEN ct.id % 4 ELSE 0 END,
+              ct.id % 3 = 0,
+              ct.created_at,
+              LEAST(now(), ct.created_at + interval '1 hour' * (ct.id % 48))
+         FROM contacts ct, q, u, w WHERE ct.company_id = $1`,
+      [c],
+    ),
+  );
+  await timed("messages (1M)", () =>
+    sql.exec(
+      `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, ack, read, created_at, updated_at)
+       SELECT t.company_id, t.id, t.contact_id, t.whatsapp_id,
+              CASE WHEN (t.id * 10 + s) % 50 = 0 THEN 'quero saber do ${WORD} que pedi'
+                   ELSE (ARRAY['bom dia, tudo bem?','preciso de ajuda com meu pedido','qual o prazo de entrega?','obrigado pelo retorno',
+                               'pode me enviar o boleto?','o produto chegou com defeito','vou verificar e retorno','segue o comprovante',
+                               'qual o valor do frete?','perfeito, combinado'])[1 + (t.id + s) % 10] || ' #' || s END,
+              s % 2 = 1, CASE WHEN s % 2 = 1 THEN 4 ELSE 0 END, true,
+              t.created_at + interval '1 minute' * s, t.created_at + interval '1 minute' * s
+         FROM tickets t CROSS JOIN generate_series(0, ${MESSAGES_PER_TICKET - 1}) s
+        WHERE t.company_id = $1
+        ORDER BY t.id, s`,
+      [c],
+    ),
+  );
+  await timed("last message of each ticket", () =>
+    sql.exec(
+      `UPDATE tickets t SET last_message = m.body, last_message_at = m.created_at, last_message_id = m.id
+         FROM (SELECT DISTINCT ON (ticket_id) ticket_id, id, body, created_at FROM messages ORDER BY ticket_id, id DESC) m
+        WHERE m.ticket_id = t.id AND t.company_id = $1`,
+      [c],
+    ),
+  );
+  await sql.exec("SET session_replication_role = origin");
+  await timed("message indexes", async () => {
+    await sql.exec("CREATE INDEX messages_ticket ON messages (ticket_id, id DESC)");
+    await sql.exec("CREATE INDEX messages_conversation ON messages (company_id, contact_id, whatsapp_id, id DESC)");
+    await sql.exec("CREATE INDEX messages_body_trgm ON messages USING gin (lower(body) gin_trgm_ops)");
+  });
+  return c;
+}
+
+function percentile(sorted: number[], p: number): number {
+  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, idx)]!;
+}
+
+interface Scenario {
+  name: string;
+  url: (i: number) => string;
+  token: string;
+  check?: (body: unknown) => string | null;
+}
+
+async function measure(base: string, s: Scenario) {
+  const call = async (i: number) => {
+    const start = performance.now();
+    const res = await fetch(`${base}${s.url(i)}`, { headers: { authorization: `Bearer ${s.token}` } });
+    const body = (await res.json()) as unknown;
+    const ms = performance.now() - start;
+    if (!res.ok) throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+    const problem = s.check?.(body);
+    if (problem) throw new Error(`${s.name}: ${problem}`);
+    return ms;
+  };
+  for (let i = 0; i < WARMUP; i++) await call(i);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await call(WARMUP + i));
+  times.sort((a, b) => a - b);
+  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)! };
+}
+
+/**
+ * BENCH_EXPLAIN=1: records the SQL each scenario's request runs and prints EXPLAIN ANALYZE of every
+ * SELECT, to see where the time goes.
+ */
+async function explainScenarios(pool: ReturnType<typeof createPool>, base: string, scenarios: Scenario[]) {
+  const recorded: { text: string; params: unknown[] }[] = [];
+  const original = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
+  let recording = false;
+  (pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+    if (recording && typeof args[0] === "string") recorded.push({ text: args[0], params: (args[1] as unknown[]) ?? [] });
+    return original(...args);
+  };
+  for (const s of scenarios) {
+    recorded.length = 0;
+    recording = true;
+    await fetch(`${base}${s.url(0)}`, { headers: { authorization: `Bearer ${s.token}` } });
+    recording = false;
+    console.log(`\n=== ${s.name}`);
+    for (const q of recorded) {
+      if (!/^\s*(SELECT|WITH)/i.test(q.text)) continue;
+      const plan = (await original(`EXPLAIN (ANALYZE, BUFFERS) ${q.text}`, q.params)) as { rows: { "QUERY PLAN": string }[] };
+      const lines = plan.rows.map((r) => r["QUERY PLAN"]);
+      console.log(`--- ${q.text.replace(/\s+/g, " ").slice(0, 160)}`);
+      console.log(lines.length > 40 ? [...lines.slice(0, 30), "...", ...lines.slice(-3)].join("\n") : lines.join("\n"));
+    }
+  }
+  (pool as unknown as { query: unknown }).query = original;
+}
+
+async function main() {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    dataDir = tmpDataDir("bench");
+    embedded = await startEmbeddedPostgres(dataDir, { persistent: false });
+    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
+    url = embedded.serverUrl("bench");
+  }
+  const pool = createPool(url, 10);
+  try {
+    await migrate(pool);
+    const sql = new Sql(pool);
+    const seeded = await timed("seed total", () => seed(sql));
+    const counts = await sql.one<Record<string, number>>(
+      `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM messages) AS messages,
+              (SELECT count(*) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS with_word,
+              (SELECT count(DISTINCT ticket_id) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS tickets_with_word`,
+    );
+    log("data", counts);
+
+    const config = { ...loadConfig({ NODE_ENV: "production", JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: false };
+    const built = await buildApp(config, pool, url);
+    await built.start();
+    await built.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    const login = async (email: string) => {
+      const res = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const admin = await login(seeded.adminEmail);
+    const agent = await login(seeded.agentEmail);
+    const ticketIds = (await sql.many<{ id: number }>("SELECT id FROM tickets ORDER BY random() LIMIT 100")).map((r) => r.id);
+    const fullPage = (body: unknown) => {
+      const b = body as { tickets: unknown[]; hasMore: boolean };
+      return b.hasMore && b.tickets.length !== 40 ? `short page: ${b.tickets.length} tickets with hasMore` : null;
+    };
+
+    const scenarios: Scenario[] = [
+      { name: "GET /tickets open, first page (admin, showAll)", url: () => "/api/tickets?status=open&showAll=true&pageNumber=1", token: admin, check: fullPage },
+      { name: "GET /tickets pending, first page (agent, own queue)", url: () => "/api/tickets?status=pending&pageNumber=1", token: agent, check: fullPage },
+      { name: "GET /tickets closed, page 50 (admin)", url: () => "/api/tickets?status=closed&showAll=true&pageNumber=50", token: admin, check: fullPage },
+      { name: `GET /tickets searchParam=${WORD}, page 1 (admin)`, url: () => `/api/tickets?searchParam=${WORD}&showAll=true&pageNumber=1`, token: admin, check: fullPage },
+      { name: `GET /tickets searchParam=${WORD}, page 5 (admin)`, url: () => `/api/tickets?searchParam=${WORD}&showAll=true&pageNumber=5`, token: admin, check: fullPage },
+      { name: `GET /tickets searchParam=${WORD} (agent)`, url: () => `/api/tickets?searchParam=${WORD}&pageNumber=1`, token: agent, check: fullPage },
+      { name: "GET /messages/:ticketId page 1", url: (i) => `/api/messages/${ticketIds[i % ticketIds.length]}?pageNumber=1`, token: admin },
+    ];
+    if (process.env.BENCH_EXPLAIN) await explainScenarios(pool, base, scenarios);
+    const results = [];
+    for (const s of scenarios) {
+      const r = await measure(base, s);
+      results.push(r);
+      log(`${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`);
+    }
+    console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) |\n|---|---:|---:|---:|");
+    for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+    await built.close();
+  } finally {
+    await pool.end().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

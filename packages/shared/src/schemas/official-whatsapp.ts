@@ -1,0 +1,115 @@
+import { z } from "zod";
+
+/** Operating status of an official number (1-core §3): Meta's phone number `status`. */
+export const OPERATING_STATUSES = [
+  "CONNECTED",
+  "PENDING",
+  "DELETED",
+  "MIGRATED",
+  "BANNED",
+  "RESTRICTED",
+  "RATE_LIMITED",
+  "FLAGGED",
+  "DISCONNECTED",
+  "UNKNOWN",
+  "UNVERIFIED",
+] as const;
+export type OperatingStatus = (typeof OPERATING_STATUSES)[number];
+
+export const PHONE_STATUSES = ["ACTIVE", "DISABLED"] as const;
+export type PhoneStatus = (typeof PHONE_STATUSES)[number];
+
+/** Meta's quality rating; UNKNOWN until rated. */
+export const QUALITY_SCORES = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
+export type QualityScore = (typeof QUALITY_SCORES)[number];
+
+const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+
+/** GET /officialWhatsapp/: every filter optional; `active` omitted = all. */
+export const officialWhatsappQuery = z.object({
+  phoneNumber: z.string().trim().max(50).optional(),
+  businessId: z.coerce.number().int().positive().optional(),
+  phoneStatus: z.enum(PHONE_STATUSES).optional(),
+  active: bool.optional(),
+});
+export type OfficialWhatsappQuery = z.input<typeof officialWhatsappQuery>;
+
+/** One official connection (phone number) as the official connections page shows it. */
+export const officialWhatsapp = z.object({
+  id: z.number(),
+  whatsappId: z.number(),
+  /** The connection's name and session status (the ticket screens' view of it). */
+  name: z.string(),
+  status: z.string(),
+  phoneNumberId: z.string(),
+  phoneNumber: z.string(),
+  displayPhoneNumber: z.string(),
+  verifiedName: z.string(),
+  /** Messaging limit tier (TIER_250, TIER_1K, TIER_10K, TIER_100K, TIER_UNLIMITED). */
+  messagingLimit: z.string(),
+  phoneStatus: z.enum(PHONE_STATUSES),
+  phoneStatusReason: z.string(),
+  businessId: z.number(),
+  businessName: z.string(),
+  accountStatus: z.string(),
+  accountViolation: z.boolean(),
+  violationType: z.string(),
+  operatingStatus: z.string(),
+  qualityScore: z.string(),
+  /** Meta's health_status.can_send_message (AVAILABLE, LIMITED, BLOCKED) and its errors. */
+  canSendMessage: z.string(),
+  healthErrors: z.array(z.object({ code: z.string(), description: z.string() })),
+  active: z.boolean(),
+  transferQueueId: z.number().nullable(),
+  transferQueue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+  updatedAt: z.string(),
+});
+export type OfficialWhatsapp = z.infer<typeof officialWhatsapp>;
+
+/** PUT /officialWhatsapp/{id}. */
+export const officialWhatsappUpdateInput = z
+  .object({
+    active: z.boolean().optional(),
+    transferQueueId: z.number().int().positive().nullable().optional(),
+  })
+  .refine((v) => v.active !== undefined || v.transferQueueId !== undefined, "Nada para alterar");
+export type OfficialWhatsappUpdateInput = z.input<typeof officialWhatsappUpdateInput>;
+
+/** PUT /officialWhatsapp/bulk: the same change on several numbers at once. */
+export const officialWhatsappBulkInput = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1).max(500),
+    active: z.boolean().optional(),
+    transferQueueId: z.number().int().positive().nullable().optional(),
+  })
+  .refine((v) => v.active !== undefined || v.transferQueueId !== undefined, "Nada para alterar");
+export type OfficialWhatsappBulkInput = z.input<typeof officialWhatsappBulkInput>;
+
+export const officialWhatsappBulkResult = z.object({ updated: z.number(), records: z.array(officialWhatsapp) });
+
+/** POST /officialWhatsapp/ticket/{ticketId}/template: sends an approved template on an official ticket. */
+export const officialTemplateSendInput = z.object({
+  templateId: z.number().int().positive(),
+  /** Values of the body's {{1}}, {{2}}, ... in order. */
+  variables: z.array(z.string().max(1024)).max(30).default([]),
+  /** Header image/video/document link, for templates whose header is media. */
+  headerMediaUrl: z.url().max(2000).optional(),
+});
+export type OfficialTemplateSendInput = z.input<typeof officialTemplateSendInput>;
+
+/** A message template of a business (synced from Meta). */
+export const whatsappTemplate = z.object({
+  id: z.number(),
+  businessId: z.number(),
+  templateId: z.string(),
+  name: z.string(),
+  language: z.string(),
+  category: z.string(),
+  status: z.string(),
+  headerFormat: z.string(),
+  body: z.string(),
+  variableCount: z.number(),
+  rejectedReason: z.string(),
+  updatedAt: z.string(),
+});
+export type WhatsappTemplate = z.infer<typeof whatsappTemplate>;
