@@ -95,7 +95,7 @@ async function load(sql: Sql): Promise<number> {
        SELECT $1, ct.id, w.id,
               CASE WHEN ct.id % 10 < 7 THEN 'closed' WHEN ct.id % 10 < 9 THEN 'open' ELSE 'pending' END,
               CASE WHEN ct.id % 10 = 9 THEN NULL ELSE u.ids[1 + ct.id % 20] END,
-              q.ids[1 + ct.id % 5],
+              q.ids[1 + (ct.id / 10) % 5],
               CASE WHEN ct.id % 10 >= 7 THEN ct.id % 4 ELSE 0 END,
               ct.id % 3 = 0,
               ct.created_at,

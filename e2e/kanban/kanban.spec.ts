@@ -16,7 +16,8 @@ test("a ticket card is dragged from 'Em aberto' to a kanban tag lane and opens i
   const lanes = page.getByTestId("kanban-lane");
   await expect(lanes).toHaveCount(3);
   await expect(lanes.nth(0)).toContainText("Em aberto");
-  await expect(lanes.nth(1)).toContainText("Negociação");
+  await expect(lanes.filter({ hasText: "Negociação" })).toHaveCount(1);
+  await expect(lanes.filter({ hasText: "Fechado" })).toHaveCount(1);
   const open = page.locator('[data-testid="kanban-lane"][data-lane-id="open"]');
   const target = page.locator(`[data-testid="kanban-lane"][data-lane-id="${lane.id}"]`);
   const card = page.locator(`[data-testid="kanban-card"][data-ticket-id="${ticket.id}"]`);

@@ -54,6 +54,8 @@ export interface InboundMessage {
   quotedProviderId?: string;
   isGroup?: boolean;
   timestamp?: Date;
+  /** Sent from the connection's own phone (not through the app): stored as outgoing, never routed. */
+  fromMe?: boolean;
 }
 
 export interface DriverEvents {

@@ -82,11 +82,11 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
         userId: null,
         queueId: single,
         isGroup: Boolean(msg.isGroup),
-        originFromMe: false,
+        originFromMe: Boolean(msg.fromMe),
       });
       ticketCreated = ticketId !== null;
       if (ticketId === null) ticketId = (await ticketRepo.findActiveTicket(sql, companyId, contact.id, whatsappId))!.id;
-      if (ticketCreated && connection.queues.length > 1) await ticketRepo.updateTicket(sql, companyId, ticketId, { chatbot: true });
+      if (ticketCreated && !msg.fromMe && connection.queues.length > 1) await ticketRepo.updateTicket(sql, companyId, ticketId, { chatbot: true });
     }
     let quotedMsgId: number | null = null;
     if (msg.quotedProviderId) {
@@ -107,17 +107,17 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       whatsappId,
       providerId: msg.providerId,
       body: msg.body,
-      fromMe: false,
+      fromMe: Boolean(msg.fromMe),
       mediaType: msg.mediaType,
       mediaPath,
       mediaName: msg.media?.fileName ?? null,
       mimetype: msg.media?.mimetype ?? null,
-      ack: 0,
-      read: false,
+      ack: msg.fromMe ? 2 : 0,
+      read: Boolean(msg.fromMe),
       quotedMsgId,
     });
     if (messageId === null) return null;
-    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName), false);
+    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName), Boolean(msg.fromMe));
     return { messageId, ticketId, contact, ticketCreated };
   });
 
@@ -135,7 +135,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
   if (result.ticketCreated) await emitTicketUpdate(ctx, ticket);
   await emitAppMessage(ctx, "create", presentMessage(message), ticket);
 
-  await routeToQueue(ctx, ticket, connection, msg.body, result.ticketCreated).catch((err: unknown) => {
+  if (!msg.fromMe) await routeToQueue(ctx, ticket, connection, msg.body, result.ticketCreated).catch((err: unknown) => {
     console.error("queue routing failed", err);
   });
   return { messageId: result.messageId, ticketId: result.ticketId, contactId: result.contact.id, duplicate: false };

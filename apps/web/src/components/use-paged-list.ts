@@ -18,7 +18,7 @@ interface Options<T> {
  * Infinite scroll over a paged list: pages 1, 2, ... while the server says hasMore; `onScroll` on the
  * scrolling container loads the next page within 100 px of the bottom (spec §9).
  */
-export function usePagedList<T>({ queryKey, fetchPage, enabled = true }: Options<T>) {
+export function usePagedList<T extends { id: number }>({ queryKey, fetchPage, enabled = true }: Options<T>) {
   const query = useInfiniteQuery({
     queryKey,
     enabled,
@@ -26,7 +26,11 @@ export function usePagedList<T>({ queryKey, fetchPage, enabled = true }: Options
     queryFn: ({ pageParam, signal }) => fetchPage(pageParam, signal),
     getNextPageParam: (last, all) => (last.hasMore ? all.length + 1 : undefined),
   });
-  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  // A row added live at the top may come again in a later page: keep its first appearance.
+  const items = useMemo(() => {
+    const seen = new Set<number>();
+    return (query.data?.pages.flatMap((p) => p.items) ?? []).filter((item) => !seen.has(item.id) && seen.add(item.id));
+  }, [query.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
   const onScroll = useCallback(
     (e: UIEvent<HTMLElement>) => {

@@ -88,7 +88,10 @@ export type Ticket = z.infer<typeof ticket>;
 export const ticketsPage = z.object({
   tickets: z.array(ticket),
   hasMore: z.boolean(),
-  /** Total matching tickets; computed on the first page of a list without searchParam, else null. */
+  /**
+   * Matching tickets, counted up to 1000 (1000 means "1000 or more"); given on the first page of a
+   * list without searchParam, else null.
+   */
   count: z.number().nullable(),
 });
 export type TicketsPage = z.infer<typeof ticketsPage>;

@@ -414,15 +414,23 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
     expect(await contactsWith("5511955556666")).toEqual([]);
   });
 
-  it("ignores reactions, status broadcasts and messages typed on the phone", async () => {
+  it("ignores reactions and status broadcasts", async () => {
     const before = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [wa]);
     await upsert(wa, [
       { key: { remoteJid: pnJid, fromMe: false, id: "RX1" }, message: { reactionMessage: { text: "👍", key: { id: "T1" } } } },
       { key: { remoteJid: "status@broadcast", participant: pnJid, fromMe: false, id: "ST1" }, message: { conversation: "status" } },
-      { key: { remoteJid: pnJid, fromMe: true, id: "PHONE1" }, message: { conversation: "digitado no celular" } },
     ]);
     const after = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [wa]);
     expect(after.n).toBe(before.n);
+  });
+
+  it("a message typed on the connection's phone is stored as outgoing in the contact's ticket, unrouted", async () => {
+    const t1 = (await messageRow(wa, "T1"))!;
+    const sentBefore = last().sent.length;
+    await upsert(wa, [{ key: { remoteJid: "100000000000001@lid", remoteJidAlt: pnJid, fromMe: true, id: "PHONE1" }, pushName: "Loja", message: { conversation: "digitado no celular" } }], "append");
+    expect(await messageRow(wa, "PHONE1")).toMatchObject({ from_me: true, body: "digitado no celular", contact_id: t1.contact_id, ticket_id: t1.ticket_id });
+    expect((await contactsWith(customer))[0]!.name).toBe("Maria");
+    expect(last().sent.length).toBe(sentBefore);
   });
 
   it("an agent's message is sent once, stored once (the echo is not a second row), and acks move it forward only", async () => {
@@ -473,6 +481,23 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
     expect(await driver.checkNumber("5511912340000")).toBeNull();
     expect(await driver.checkNumber("5511912341111")).toBe("5511912341111");
     expect(ticketId).toBeGreaterThan(0);
+  });
+
+  it("the external API checks the number with WhatsApp and sends through the socket", async () => {
+    expect((await app.api("PUT", `/api/whatsapp/${wa}`, { token: t.admin.token, body: { token: "baileys-api-token-123456" } })).statusCode).toBe(200);
+    const headers = { authorization: "Bearer baileys-api-token-123456" };
+    const sock = last();
+    const count = sock.sent.length;
+    const bad = await app.api("POST", "/api/messages/send", { headers, body: { number: "5511912340000", body: "oi" } });
+    expect(bad.json().error).toBe("ERR_WAPP_INVALID_CONTACT");
+    expect(sock.sent.length).toBe(count);
+    const ok = await app.api("POST", "/api/messages/send", { headers, body: { number: "5511912345555", body: "Pedido confirmado" } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(sock.sent.at(-1)).toMatchObject({ jid: "5511912345555@s.whatsapp.net", content: { text: "Pedido confirmado" } });
+    await new Promise((r) => setTimeout(r, 20));
+    await driverOf(wa).idle();
+    const providerId = sock.sent.at(-1)!.options!.messageId!;
+    expect(await app.sql.many("SELECT id FROM messages WHERE whatsapp_id = $1 AND provider_id = $2", [wa, providerId])).toHaveLength(1);
   });
 });
 

@@ -27,8 +27,6 @@ export interface BaileysDriverOptions {
   /** Reconnect delays: base * 2^attempt, at most max (defaults 1 s and 60 s). */
   backoff?: { baseMs: number; maxMs: number };
   logger?: ILogger;
-  /** Pair with a code typed on the phone instead of a QR (digits with country code). */
-  pairingNumber?: string;
 }
 
 export interface BaileysDriverInput {
@@ -38,7 +36,7 @@ export interface BaileysDriverInput {
   resume: boolean;
 }
 
-type State = "idle" | "connecting" | "qrcode" | "pairing" | "open" | "stopped";
+type State = "idle" | "connecting" | "qrcode" | "open" | "stopped";
 
 const OWN_IDS_CAP = 2000;
 const UNREAD_CAP = 100;
@@ -67,7 +65,6 @@ export class BaileysDriver implements WhatsappDriver {
   private readonly download: MediaDownloader;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly logger: ILogger;
-  private readonly pairingNumber?: string;
   private readonly store: MessageStore;
 
   private sock?: BaileysSocket;
@@ -97,7 +94,6 @@ export class BaileysDriver implements WhatsappDriver {
     this.backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
     const level = ctx.config.env === "test" || ctx.config.logLevel === "silent" ? "silent" : "warn";
     this.logger = (options.logger ?? consoleLogger(level)).child({ driver: "baileys", whatsappId: input.whatsappId });
-    this.pairingNumber = options.pairingNumber?.replace(/\D/g, "") || undefined;
     this.store = new MessageStore(ctx.sql, input.companyId, input.whatsappId);
   }
 
@@ -223,17 +219,8 @@ export class BaileysDriver implements WhatsappDriver {
 
   private async onConnectionUpdate(gen: number, u: Partial<BaileysEventMap["connection.update"]>): Promise<void> {
     if (u.qr) {
-      if (this.pairingNumber && this.sock?.requestPairingCode) {
-        if (this.state !== "pairing") {
-          this.state = "pairing";
-          const code = await this.sock.requestPairingCode(this.pairingNumber);
-          this.logger.info({ code }, "pairing code requested");
-          await this.events.status("PAIRING");
-        }
-      } else {
-        this.state = "qrcode";
-        await this.events.qr(u.qr);
-      }
+      this.state = "qrcode";
+      await this.events.qr(u.qr);
     }
     if (u.connection === "open") {
       this.state = "open";
@@ -247,7 +234,7 @@ export class BaileysDriver implements WhatsappDriver {
     if (u.connection !== "close" || gen !== this.generation) return;
 
     const code = closeCode(u);
-    const wasShowingCode = this.state === "qrcode" || this.state === "pairing";
+    const wasShowingCode = this.state === "qrcode";
     this.sock = undefined;
     if (code === DisconnectReason.loggedOut) {
       // The phone removed this device (or the pairing was refused): forget it; the next start shows a QR.
@@ -311,9 +298,6 @@ export class BaileysDriver implements WhatsappDriver {
       await this.events.revoke?.(parsed.targetId);
       return;
     }
-    // Messages typed on the phone itself: the pipeline records contacts' messages only.
-    if (msg.key.fromMe) return;
-
     const isGroup = Boolean(isJidGroup(jid));
     const from = isGroup ? userOf(jid) : await this.numberOf(msg.key);
     if (!from) return;
@@ -329,8 +313,10 @@ export class BaileysDriver implements WhatsappDriver {
         this.logger.warn({ err, id }, "media download failed");
       }
     }
-    const pushName = isGroup ? await this.groupName(jid, from) : (msg.pushName ?? "").trim() || from;
-    this.rememberUnread(from, msg.key);
+    // fromMe here: typed on the connection's own phone; recorded as outgoing, the contact's name untouched.
+    const fromMe = Boolean(msg.key.fromMe);
+    const pushName = isGroup ? await this.groupName(jid, from) : fromMe ? "" : (msg.pushName ?? "").trim() || from;
+    if (!fromMe) this.rememberUnread(from, msg.key);
     const ts = Number(msg.messageTimestamp ?? 0);
     await this.events.message({
       providerId: id,
@@ -342,6 +328,7 @@ export class BaileysDriver implements WhatsappDriver {
       quotedProviderId: parsed.quotedProviderId,
       isGroup,
       timestamp: ts > 0 ? new Date(ts * 1000) : undefined,
+      ...(fromMe ? { fromMe } : {}),
     });
   }
 

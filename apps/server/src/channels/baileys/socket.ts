@@ -31,7 +31,6 @@ export interface BaileysSocket {
   readMessages(keys: WAMessageKey[]): Promise<void>;
   logout(msg?: string): Promise<void>;
   end(error: Error | undefined): Promise<void> | void;
-  requestPairingCode?(phoneNumber: string): Promise<string>;
   groupMetadata?(jid: string): Promise<Pick<GroupMetadata, "subject">>;
   onWhatsApp?(...phoneNumbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   updateMediaMessage?(message: WAMessage): Promise<WAMessage>;

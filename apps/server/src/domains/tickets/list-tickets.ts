@@ -14,9 +14,8 @@ export const MESSAGE_SEARCH_MIN_CHARS = 3;
 
 /**
  * GET /tickets: one indexed walk over (company, status, updated_at DESC, id DESC) with the filters
- * as conditions, 40 per page (offset paging; the 41st row tells hasMore). searchParam matches the
- * contact's name or number or any message's text (trigram GIN indexes); a ticket with several
- * matching messages counts once (IN, not JOIN), so pages are always full.
+ * as conditions, 40 per page (offset paging; the 41st row tells hasMore). searchParam: see
+ * searchTickets.
  */
 export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query): Promise<TicketsPage> {
   const v = await visibilityFor(ctx.sql, actor);
@@ -44,29 +43,20 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
   if (q.updatedAt) where.push(`t.updated_at >= ${p(q.updatedAt)}::date AND t.updated_at < ${p(q.updatedAt)}::date + 1`);
   if (q.withUnreadMessages) where.push("t.unread_messages > 0");
 
-  const search = q.searchParam.trim().toLowerCase();
-  if (search) {
-    const like = p(`%${likeEscape(search)}%`);
-    const digits = search.replace(/\D/g, "");
-    const contactMatch = digits.length >= 3 && digits === search.replace(/[\s()+-]/g, "")
-      ? `(lower(c2.name) LIKE ${like} OR c2.number LIKE ${p(`%${digits}%`)})`
-      : `lower(c2.name) LIKE ${like}`;
-    const byContact = `t.contact_id IN (SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
-    if (search.length >= MESSAGE_SEARCH_MIN_CHARS) {
-      const byMessage = `t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})`;
-      where.push(`(${byContact} OR ${byMessage})`);
-    } else {
-      where.push(byContact);
-    }
-  }
-
   const pageSize = LIMITS.ticketsPerPage;
   const offset = (q.pageNumber - 1) * pageSize;
-  const whereSql = where.join(" AND ");
-  const ids = await ctx.sql.many<{ id: number }>(
-    `SELECT t.id FROM tickets t WHERE ${whereSql} ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET ${offset}`,
-    params,
-  );
+  const baseWhere = where.join(" AND ");
+  const search = q.searchParam.trim().toLowerCase();
+
+  let ids: { id: number }[];
+  if (!search) {
+    ids = await ctx.sql.many<{ id: number }>(
+      `SELECT t.id FROM tickets t WHERE ${baseWhere} ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET ${offset}`,
+      params,
+    );
+  } else {
+    ids = await searchTickets(ctx, params, baseWhere, search, offset, pageSize + 1);
+  }
   const hasMore = ids.length > pageSize;
   const rows = await ticketsByIds(
     ctx.sql,
@@ -75,7 +65,69 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
   );
   let count: number | null = null;
   if (!search && q.pageNumber === 1) {
-    count = hasMore ? (await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM tickets t WHERE ${whereSql}`, params)).n : rows.length;
+    count = hasMore
+      ? (await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x`, params)).n
+      : rows.length;
   }
   return { tickets: rows.map(presentTicket), hasMore, count };
+}
+
+/** How many tickets the walk plan may test before the index plan takes over (tests lower it). */
+export const searchTuning = { walkMinBudget: 1000, walkPerRow: 10 };
+
+/** `count` stops at this many (a badge shows "1000+"); counting 20k open tickets on every list call is not worth it. */
+export const COUNT_CAP = 1000;
+
+/**
+ * searchParam: the contact's name or number, or any message's text (trigram indexes). Two plans:
+ * 1. walk the filtered tickets newest first and test each one's messages (index on ticket_id),
+ *    at most `budget` tickets: fast when the text is common (the page fills after a few hundred);
+ * 2. when the walk cannot fill the page within its budget, find the matching messages through the
+ *    trigram index and keep their tickets: fast when the text is rare.
+ * Either way a ticket appears once however many of its messages match, so pages are always full.
+ */
+async function searchTickets(
+  ctx: AppContext,
+  baseParams: unknown[],
+  baseWhere: string,
+  search: string,
+  offset: number,
+  limit: number,
+): Promise<{ id: number }[]> {
+  const params = [...baseParams];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const like = p(`%${likeEscape(search)}%`);
+  const digits = search.replace(/\D/g, "");
+  const contactMatch =
+    digits.length >= 3 && digits === search.replace(/[\s()+-]/g, "")
+      ? `(lower(c2.name) LIKE ${like} OR c2.number LIKE ${p(`%${digits}%`)})`
+      : `lower(c2.name) LIKE ${like}`;
+  const contactIds = `(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
+  const withMessages = search.length >= MESSAGE_SEARCH_MIN_CHARS;
+
+  const budget = Math.max(searchTuning.walkMinBudget, (offset + limit) * searchTuning.walkPerRow);
+  const messageTest = withMessages
+    ? ` OR (SELECT 1 FROM messages m WHERE m.ticket_id = w.id AND m.company_id = $1 AND lower(m.body) LIKE ${like} LIMIT 1) IS NOT NULL`
+    : "";
+  const walked = await ctx.sql.many<{ id: number }>(
+    `SELECT w.id FROM (
+       SELECT t.id, t.updated_at, t.contact_id FROM tickets t WHERE ${baseWhere}
+        ORDER BY t.updated_at DESC, t.id DESC LIMIT ${budget}) w
+      WHERE w.contact_id IN ${contactIds}${messageTest}
+      ORDER BY w.updated_at DESC, w.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+  if (walked.length === limit) return walked;
+  const total = await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${budget}) x`, baseParams);
+  if (total.n < budget) return walked; // the walk saw every candidate ticket: complete
+
+  const byMessage = withMessages ? ` OR t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})` : "";
+  return ctx.sql.many<{ id: number }>(
+    `SELECT t.id FROM tickets t WHERE ${baseWhere} AND (t.contact_id IN ${contactIds}${byMessage})
+      ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, setSetting } from "../../channels/testing.js";
+import { searchTuning } from "./list-tickets.js";
 
 let app: TestApp;
 let t: Awaited<ReturnType<typeof buildTenant>>;
@@ -357,6 +358,29 @@ describe("tickets: list, search and sync", () => {
     await inbound(app, t.admin.token, waB, { number: newNumber(), body: "abacaxi secreto" });
     const userSearch = (await api("GET", "/api/tickets?searchParam=abacaxi", t.user.token)).json().tickets;
     expect(userSearch.map((x: { id: number }) => x.id)).toEqual([target]);
+  });
+
+  it("search gives the same full pages through the walk plan and the index plan", async () => {
+    for (let i = 0; i < 45; i++) await inbound(app, t.admin.token, wa, { number: newNumber(), body: i % 3 === 0 ? `kiwi ${i}` : `banana ${i}` });
+    const pages = async () => {
+      const out: number[][] = [];
+      for (let page = 1; page <= 3; page++) {
+        const res = (await api("GET", `/api/tickets?showAll=true&searchParam=banana&pageNumber=${page}`, t.admin.token)).json();
+        if (res.hasMore) expect(res.tickets).toHaveLength(40);
+        out.push(res.tickets.map((x: { id: number }) => x.id));
+      }
+      return out;
+    };
+    const walked = await pages();
+    const saved = { ...searchTuning };
+    Object.assign(searchTuning, { walkMinBudget: 5, walkPerRow: 0 });
+    try {
+      expect(await pages()).toEqual(walked);
+    } finally {
+      Object.assign(searchTuning, saved);
+    }
+    expect(walked.flat().length).toBeGreaterThanOrEqual(30);
+    expect(new Set(walked.flat()).size).toBe(walked.flat().length);
   });
 
   it("sync returns visible tickets updated since a time, with their last messages", async () => {

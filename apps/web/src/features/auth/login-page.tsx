@@ -38,7 +38,7 @@ export default function LoginPage() {
   }
 
   return (
-    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")} onSubmit={submit}>
+    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")} onSubmit={submit} noValidate={false}>
       <TextField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} fullWidth margin="normal" required autoFocus autoComplete="username" />
       <TextField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} fullWidth margin="normal" required autoComplete="current-password" />
       <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={busy}>

@@ -6,11 +6,12 @@ import QrCodeScannerIcon from "@mui/icons-material/QrCodeScanner";
 import SendIcon from "@mui/icons-material/Send";
 import StorefrontIcon from "@mui/icons-material/Storefront";
 import { LIMITS, type MediaType, type SandboxOutboxItem, type Whatsapp } from "@atende/shared";
-import { format, isSameDay, parseISO } from "date-fns";
+import { format, isSameDay, isToday, isYesterday, parseISO } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { toastError } from "../../../lib/toast-error";
 import { Ticks } from "./ticks";
+import { WhatsappText } from "./whatsapp-text";
 
 export interface Attachment {
   base64: string;
@@ -60,6 +61,10 @@ export function Phone({ connection, records, loading, canWrite, onScan, onSend }
   const fileRef = useRef<HTMLInputElement>(null);
   const connected = connection.status === "CONNECTED";
   const lastId = records[records.length - 1]?.id;
+  const dayText = (iso: string) => {
+    const d = parseISO(iso);
+    return isToday(d) ? t("sandbox.phone.today") : isYesterday(d) ? t("sandbox.phone.yesterday") : format(d, "dd/MM/yyyy");
+  };
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -169,7 +174,7 @@ export function Phone({ connection, records, loading, canWrite, onScan, onSend }
             <Fragment key={r.id}>
               {newDay && (
                 <Box sx={{ display: "flex", justifyContent: "center", my: 1 }}>
-                  <Chip size="small" label={format(parseISO(r.createdAt), "dd/MM/yyyy")} sx={{ bgcolor: "background.paper", fontSize: 11 }} />
+                  <Chip size="small" label={dayText(r.createdAt)} sx={{ bgcolor: "background.paper", fontSize: 11 }} />
                 </Box>
               )}
               <Box sx={{ display: "flex", justifyContent: mine ? "flex-end" : "flex-start", my: 0.4 }} data-testid="phone-message" data-direction={r.direction}>
@@ -197,7 +202,7 @@ export function Phone({ connection, records, loading, canWrite, onScan, onSend }
                   ) : (
                     r.body && (
                       <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word", fontSize: 14.2 }} data-testid="phone-message-body">
-                        {r.body}
+                        <WhatsappText text={r.body} />
                       </Typography>
                     )
                   )}

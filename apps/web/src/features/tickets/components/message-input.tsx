@@ -42,7 +42,7 @@ type RecState = "idle" | "recording" | "sending";
 /** The input bar (spec 1-core §2): text up to 5 rows, '/' quick replies, attachments, reply, audio, signature. */
 export function MessageInput({ ticket, replyTo, onCancelReply, onSent, onTicketReplaced }: Props) {
   const { t } = useTranslation();
-  const { me } = useWorkspace();
+  const { me, narrow } = useWorkspace();
   const [text, setText] = useState(() => drafts.get(ticket.id) ?? "");
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
@@ -253,7 +253,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply, onSent, onTicketR
               multiline
               maxRows={LIMITS.messageInputMaxRows}
               autoFocus
-              placeholder={t("tickets.input.placeholder")}
+              placeholder={t(narrow ? "tickets.input.placeholderShort" : "tickets.input.placeholder")}
               value={text}
               onChange={(e) => {
                 setText(e.target.value);

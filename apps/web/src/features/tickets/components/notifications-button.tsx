@@ -8,7 +8,7 @@ import { useCurrentUser } from "../../auth/session";
 import { getSocket } from "../../../lib/socket";
 import { fetchTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
-import { listTime } from "../lib/format";
+import { listTime, plainPreview } from "../lib/format";
 import { playNewMessageSound } from "../lib/sound";
 import type { Ticket } from "../types";
 import { ContactAvatar } from "./contact-avatar";
@@ -130,7 +130,7 @@ export function TicketNotificationsButton() {
                   secondary={
                     <>
                       <Typography component="span" variant="body2" noWrap display="block" color="text.secondary">
-                        {tk.lastMessage}
+                        {plainPreview(tk.lastMessage ?? "")}
                       </Typography>
                       <Typography component="span" variant="caption" color={kind === "unread" ? "success.main" : "warning.main"}>
                         {kind === "unread" ? t("tickets.notifications.unread", { count: tk.unreadMessages }) : t("tickets.notifications.pending")}

@@ -71,6 +71,22 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket
     );
   }
 
+  function menuAction(a: TicketAction, icon: ReactNode) {
+    return (
+      <MenuItem
+        key={a}
+        disabled={doing}
+        onClick={() => {
+          setMenu(null);
+          act(a)();
+        }}
+      >
+        <ListItemIcon>{icon}</ListItemIcon>
+        {t(`tickets.actions.${a}`)}
+      </MenuItem>
+    );
+  }
+
   async function remove() {
     try {
       await deleteTicket(ticket.id);
@@ -102,13 +118,13 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket
       </ButtonBase>
       <Box sx={{ flex: 1 }} />
       <Box sx={{ display: "flex", alignItems: "center", gap: narrow ? 0 : 1, flexShrink: 0 }}>
-        {actions && canReturn(me, ticket) && iconAction("return", <UndoIcon />)}
-        {actions && canPause(me, ticket) && iconAction("pause", <PauseIcon />)}
+        {!narrow && actions && canReturn(me, ticket) && iconAction("return", <UndoIcon />)}
+        {!narrow && actions && canPause(me, ticket) && iconAction("pause", <PauseIcon />)}
         {actions && canAccept(me, ticket) && labelled("accept", <DoneIcon />, "contained", "success")}
         {actions && canResume(me, ticket) && labelled("resume", <PlayArrowIcon />, "contained", "success")}
         {actions && canFinish(me, ticket) && labelled("finish", <CheckCircleOutlineIcon />, ticket.status === "open" ? "contained" : "outlined", "primary")}
         {canReopen(me, ticket) && labelled("reopen", <ReplayIcon />, "contained", "primary")}
-        {canTransfer(me, ticket) && (
+        {!narrow && canTransfer(me, ticket) && (
           <Tooltip title={t("tickets.header.transfer")}>
             <IconButton onClick={() => setTransfer(true)} aria-label={t("tickets.header.transfer")} data-testid="header-transfer">
               <SwapHorizIcon />
@@ -120,6 +136,8 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket
         </IconButton>
       </Box>
       <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+        {narrow && actions && canReturn(me, ticket) && menuAction("return", <UndoIcon fontSize="small" />)}
+        {narrow && actions && canPause(me, ticket) && menuAction("pause", <PauseIcon fontSize="small" />)}
         {canTransfer(me, ticket) && (
           <MenuItem
             onClick={() => {

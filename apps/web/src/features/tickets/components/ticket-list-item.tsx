@@ -8,7 +8,7 @@ import UndoIcon from "@mui/icons-material/Undo";
 import DoneIcon from "@mui/icons-material/Done";
 import { LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { listTime, truncate } from "../lib/format";
+import { listTime, plainPreview, truncate } from "../lib/format";
 import { canAccept, canFinish, canReopen, canResume, canReturn, connectionUsable, showsActions } from "../lib/rules";
 import type { TicketAction } from "../hooks/use-ticket-actions";
 import type { Ticket } from "../types";
@@ -99,7 +99,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket: t, selected
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, minHeight: 22 }}>
           {t.lastMessageAck != null && <AckIcon ack={t.lastMessageAck} size={15} />}
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
-            {t.lastMessage || "\u00a0"}
+            {plainPreview(t.lastMessage ?? "") || "\u00a0"}
           </Typography>
           {t.unreadMessages > 0 && (
             <Box
@@ -117,7 +117,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket: t, selected
             ) : (
               <TagChip label={tr("tickets.item.disconnected")} color="#dc2626" testId="tag-connection" />
             ))}
-          {t.user && <TagChip label={t.user.name} color="#0f172a" testId="tag-user" />}
+          {t.user && <TagChip label={t.user.name} color="#334155" testId="tag-user" />}
           {t.queue ? <TagChip label={t.queue.name} color={t.queue.color} testId="tag-queue" /> : <TagChip label={tr("tickets.item.noQueue")} color="#64748b" testId="tag-queue" />}
           <TagChip label={tr(t.originFromMe ? "tickets.item.proactive" : "tickets.item.reactive")} color={t.originFromMe ? "#7c3aed" : "#0891b2"} variant="outlined" testId="tag-origin" />
           {t.tags?.map((tag) => <TagChip key={tag.id} label={tag.name} color={tag.color} testId="tag-contact" />)}

@@ -152,8 +152,13 @@ export function useTicketsList(o: Options): UseTicketsList {
     }
   });
   useChannel<AppMessageEvent<Ticket>>(live ? channel.appMessage(me.companyId) : null, (data) => {
-    if (data.action !== "create" || !data.ticket) return;
+    if (!data.ticket) return;
     const t = data.ticket;
+    // Updates (acks, edits) refresh a listed ticket in place; only new messages move it to the top.
+    if (data.action === "update") {
+      if (stateRef.current.tickets.some((x) => x.id === t.id)) dispatch({ type: "upsert", ticket: t, top: false });
+      return;
+    }
     if (isSearch) {
       if (stateRef.current.tickets.some((x) => x.id === t.id)) dispatch({ type: "upsert", ticket: t, top: false });
     } else if (matches(t)) dispatch({ type: "upsert", ticket: t, top: true });

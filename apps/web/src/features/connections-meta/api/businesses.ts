@@ -1,0 +1,20 @@
+import type { Business, BusinessInput, BusinessSyncResult, BusinessUpdateInput } from "@atende/shared";
+import { api } from "../../../lib/api";
+
+export const businessKeys = { all: ["businesses"] as const };
+
+export function fetchBusinesses(): Promise<Business[]> {
+  return api<Business[]>("/businesses");
+}
+
+export function createBusiness(input: BusinessInput): Promise<Business> {
+  return api<Business>("/businesses", { method: "POST", body: input });
+}
+
+export function updateBusiness(id: number, input: BusinessUpdateInput): Promise<Business> {
+  return api<Business>(`/businesses/${id}`, { method: "PUT", body: input });
+}
+
+export function syncBusiness(id: number): Promise<BusinessSyncResult> {
+  return api<BusinessSyncResult>(`/businesses/${id}/sync`, { method: "POST" });
+}

@@ -1,0 +1,44 @@
+import type { OfficialWhatsapp, OfficialWhatsappBulkInput, OfficialWhatsappQuery, OfficialWhatsappUpdateInput } from "@atende/shared";
+import { api } from "../../../lib/api";
+
+export interface OfficialFilters {
+  phoneNumber: string;
+  businessId: number | "";
+  active: "all" | "active" | "inactive";
+}
+
+export const officialKeys = {
+  all: ["official-whatsapp"] as const,
+  list: (f: OfficialFilters) => ["official-whatsapp", "list", f] as const,
+  queues: ["official-whatsapp", "queues"] as const,
+};
+
+/** GET /officialWhatsapp/ with the page's filters (empty ones left out). */
+export function fetchOfficialNumbers(f: OfficialFilters): Promise<OfficialWhatsapp[]> {
+  const query = {
+    phoneNumber: f.phoneNumber.trim() || undefined,
+    businessId: f.businessId === "" ? undefined : f.businessId,
+    active: f.active === "all" ? undefined : f.active === "active" ? "true" : "false",
+  } satisfies Record<keyof OfficialWhatsappQuery & string, unknown> | Partial<Record<keyof OfficialWhatsappQuery, unknown>>;
+  return api<OfficialWhatsapp[]>("/officialWhatsapp/", { query });
+}
+
+export function updateOfficialNumber(id: number, input: OfficialWhatsappUpdateInput): Promise<OfficialWhatsapp> {
+  return api<OfficialWhatsapp>(`/officialWhatsapp/${id}`, { method: "PUT", body: input });
+}
+
+export function bulkUpdateOfficialNumbers(input: OfficialWhatsappBulkInput): Promise<{ updated: number; records: OfficialWhatsapp[] }> {
+  return api("/officialWhatsapp/bulk", { method: "PUT", body: input });
+}
+
+export interface QueueOption {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** The company's queues, for the transfer queue choice. */
+export async function fetchQueueOptions(): Promise<QueueOption[]> {
+  const list = await api<QueueOption[]>("/queue");
+  return list.map(({ id, name, color }) => ({ id, name, color }));
+}

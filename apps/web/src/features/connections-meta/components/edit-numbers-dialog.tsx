@@ -1,0 +1,98 @@
+import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from "@mui/material";
+import { useTranslation } from "react-i18next";
+import { toast } from "react-toastify";
+import type { OfficialWhatsapp } from "@atende/shared";
+import { toastError } from "../../../lib/toast-error";
+import { bulkUpdateOfficialNumbers, fetchQueueOptions, officialKeys, updateOfficialNumber } from "../api/official-whatsapp";
+
+interface Props {
+  open: boolean;
+  /** One number: its own values are edited; several: only the fields changed here are applied to all. */
+  rows: OfficialWhatsapp[];
+  onClose(): void;
+  onSaved(records: OfficialWhatsapp[]): void;
+}
+
+const KEEP = "keep";
+const NONE = "none";
+
+/** Edit of one official number, or bulk edit of the selected ones: active and transfer queue. */
+export function EditNumbersDialog({ open, rows, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const single = rows.length === 1 ? rows[0]! : null;
+  const queues = useQuery({ queryKey: officialKeys.queues, queryFn: fetchQueueOptions, enabled: open, staleTime: 60_000 });
+  const [active, setActive] = useState<string>(KEEP);
+  const [queue, setQueue] = useState<string>(KEEP);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setActive(single ? String(single.active) : KEEP);
+    setQueue(single ? (single.transferQueueId ? String(single.transferQueueId) : NONE) : KEEP);
+  }, [open, single]);
+
+  const queueValue = (v: string) => (v === NONE ? null : Number(v));
+  const changes = {
+    ...(active !== KEEP ? { active: active === "true" } : {}),
+    ...(queue !== KEEP ? { transferQueueId: queueValue(queue) } : {}),
+  };
+  const nothing = Object.keys(changes).length === 0;
+
+  async function save() {
+    setSaving(true);
+    try {
+      const records = single ? [await updateOfficialNumber(single.id, changes)] : (await bulkUpdateOfficialNumbers({ ids: rows.map((r) => r.id), ...changes })).records;
+      toast.success(single ? t("connectionsMeta.edit.saved") : t("connectionsMeta.edit.bulkSaved", { count: records.length }));
+      onSaved(records);
+      onClose();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="edit-numbers-title">
+      <DialogTitle id="edit-numbers-title">
+        {single ? t("connectionsMeta.edit.title", { number: single.displayPhoneNumber || single.phoneNumber }) : t("connectionsMeta.edit.bulkTitle", { count: rows.length })}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {!single && <Alert severity="info">{t("connectionsMeta.edit.bulkHint")}</Alert>}
+          {single ? (
+            <FormControlLabel
+              control={<Switch checked={active === "true"} onChange={(e) => setActive(String(e.target.checked))} />}
+              label={t("connectionsMeta.edit.active")}
+            />
+          ) : (
+            <TextField select label={t("connectionsMeta.edit.active")} value={active} onChange={(e) => setActive(e.target.value)}>
+              <MenuItem value={KEEP}>{t("connectionsMeta.edit.keep")}</MenuItem>
+              <MenuItem value="true">{t("connectionsMeta.active.active")}</MenuItem>
+              <MenuItem value="false">{t("connectionsMeta.active.inactive")}</MenuItem>
+            </TextField>
+          )}
+          <TextField select label={t("connectionsMeta.edit.transferQueue")} value={queue} onChange={(e) => setQueue(e.target.value)}>
+            {!single && <MenuItem value={KEEP}>{t("connectionsMeta.edit.keep")}</MenuItem>}
+            <MenuItem value={NONE}>{t("connectionsMeta.edit.noQueue")}</MenuItem>
+            {(queues.data ?? []).map((q) => (
+              <MenuItem key={q.id} value={String(q.id)}>
+                {q.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={saving}>
+          {t("common.cancel")}
+        </Button>
+        <Button variant="contained" onClick={() => void save()} disabled={saving || nothing} startIcon={saving ? <CircularProgress size={16} /> : undefined}>
+          {t("common.save")}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
