@@ -2,6 +2,7 @@ import { buildQueue, createTenant, db, expect, login, test } from "../support/fi
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 
 test("a sandbox customer writes, an agent accepts, replies, transfers, tags, closes and reopens the ticket", async ({ page, context }) => {
+  test.setTimeout(120_000);
   // The refused close answers 400, which Chromium logs as a failed resource: expected here, nothing else.
   const t = await createTenant();
   await buildQueue(db(), t.companyId, { name: "Vendas", color: "#2563eb" });

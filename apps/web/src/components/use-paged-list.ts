@@ -6,6 +6,8 @@ import { LIMITS } from "@atende/shared";
 export interface ListPage<T> {
   items: T[];
   hasMore: boolean;
+  /** Total matching rows, when the server tells (first page). */
+  count?: number;
 }
 
 interface Options<T> {
@@ -46,14 +48,19 @@ export function usePagedList<T extends { id: number }>({ queryKey, fetchPage, en
 
 type Paged<T> = InfiniteData<ListPage<T>, number>;
 
+/** Only infinite lists are patched, whatever else shares the key prefix. */
+function isPaged<T>(data: Paged<T> | undefined): data is Paged<T> {
+  return Array.isArray(data?.pages) && data.pages.every((p) => Array.isArray(p?.items));
+}
+
 /** Live updates: replaces a row in every cached page of the list, or adds it at the top when new. */
 export function upsertPagedItem<T extends { id: number }>(client: QueryClient, keyPrefix: QueryKey, item: T): void {
   client.setQueriesData<Paged<T>>({ queryKey: keyPrefix }, (data) => {
-    if (!data) return data;
+    if (!isPaged(data)) return data;
     const exists = data.pages.some((p) => p.items.some((i) => i.id === item.id));
     const pages = data.pages.map((p, index) => {
       if (exists) return { ...p, items: p.items.map((i) => (i.id === item.id ? { ...i, ...item } : i)) };
-      return index === 0 ? { ...p, items: [item, ...p.items] } : p;
+      return index === 0 ? { ...p, items: [item, ...p.items], count: p.count === undefined ? undefined : p.count + 1 } : p;
     });
     return { ...data, pages };
   });
@@ -62,8 +69,11 @@ export function upsertPagedItem<T extends { id: number }>(client: QueryClient, k
 /** Live updates: removes a row from every cached page of the list. */
 export function removePagedItem<T extends { id: number }>(client: QueryClient, keyPrefix: QueryKey, id: number): void {
   client.setQueriesData<Paged<T>>({ queryKey: keyPrefix }, (data) => {
-    if (!data) return data;
-    return { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.filter((i) => i.id !== id) })) };
+    if (!isPaged(data) || !data.pages.some((p) => p.items.some((i) => i.id === id))) return data;
+    const pages = data.pages.map((p) => ({ ...p, items: p.items.filter((i) => i.id !== id) }));
+    const first = pages[0];
+    if (first?.count !== undefined) pages[0] = { ...first, count: Math.max(0, first.count - 1) };
+    return { ...data, pages };
   });
 }
 

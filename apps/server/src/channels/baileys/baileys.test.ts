@@ -37,11 +37,13 @@ class FakeSocket implements BaileysSocket {
   }
 
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage> {
+    if (jid.startsWith("5511912349999")) throw new Error("not-acceptable");
     this.sent.push({ jid, content, options });
     const text = "text" in content ? content.text : "";
     const msg: WAMessage = { key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? "NOID" }, message: { conversation: text } };
-    // Baileys echoes our own message as an 'append' upsert right after sending it.
-    process.nextTick(() => this.emit("messages.upsert", { messages: [msg], type: "append" }));
+    // Baileys echoes our own message as an 'append' upsert; here it even arrives before sendMessage resolves.
+    this.emit("messages.upsert", { messages: [msg], type: "append" });
+    await new Promise((r) => setTimeout(r, 30));
     return msg;
   }
   async readMessages(keys: WAMessageKey[]): Promise<void> {
@@ -449,8 +451,11 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
     await driverOf(wa).idle();
     await new Promise((r) => setTimeout(r, 20));
     await driverOf(wa).idle();
-    const rows = await app.sql.many<{ from_me: boolean; ack: number }>("SELECT from_me, ack FROM messages WHERE whatsapp_id = $1 AND provider_id = $2", [wa, providerId]);
-    expect(rows).toEqual([{ from_me: true, ack: 1 }]);
+    const rows = await app.sql.many<{ from_me: boolean; ack: number; user_id: number }>(
+      "SELECT from_me, ack, user_id FROM messages WHERE whatsapp_id = $1 AND provider_id = $2",
+      [wa, providerId],
+    );
+    expect(rows).toEqual([{ from_me: true, ack: 1, user_id: t.admin.id }]);
 
     const key = { remoteJid: pnJid, fromMe: true, id: providerId };
     await emitAndSettle(wa, "messages.update", [{ key, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
@@ -498,6 +503,16 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
     await driverOf(wa).idle();
     const providerId = sock.sent.at(-1)!.options!.messageId!;
     expect(await app.sql.many("SELECT id FROM messages WHERE whatsapp_id = $1 AND provider_id = $2", [wa, providerId])).toHaveLength(1);
+
+    // A send that fails leaves no empty ticket behind.
+    const failed = await app.api("POST", "/api/messages/send", { headers, body: { number: "5511912349999", body: "oi" } });
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().error).toBe("ERR_SENDING_WAPP_MSG");
+    const tickets = await app.sql.many("SELECT t.id FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE c.company_id = $1 AND c.number = $2", [
+      t.companyId,
+      "5511912349999",
+    ]);
+    expect(tickets).toEqual([]);
   });
 });
 

@@ -43,13 +43,13 @@ export default function ContactsPage() {
   useSocketEvent(channel.contact(user.companyId), (payload) => {
     const action = (payload as { action?: string } | null)?.action;
     if (typeof action === "string" && action.startsWith("import")) return;
-    applyLiveEvent<Contact>(queryClient, contactKeys.all, payload, "contact");
+    applyLiveEvent<Contact>(queryClient, contactKeys.lists, payload, "contact");
   });
 
   async function confirmDelete(contact: Contact) {
     try {
       await deleteContact(contact.id);
-      removePagedItem(queryClient, contactKeys.all, contact.id);
+      removePagedItem(queryClient, contactKeys.lists, contact.id);
       toast.success(t("contacts.deleted"));
     } catch (err) {
       toastError(err);
@@ -76,10 +76,9 @@ export default function ContactsPage() {
     }
   }
 
-  const total = list.data?.pages[0] && "count" in list.data.pages[0] ? (list.data.pages[0] as { count?: number }).count : undefined;
   return (
     <>
-      <PageHeading title={t("contacts.title")} count={total}>
+      <PageHeading title={t("contacts.title")} count={list.data?.pages[0]?.count}>
         <SearchField value={search} onChange={setSearch} placeholder={t("contacts.searchPlaceholder")} />
         <Button variant="outlined" startIcon={<UploadIcon />} onClick={() => setImportOpen(true)}>
           {t("contacts.import")}
@@ -116,7 +115,7 @@ export default function ContactsPage() {
         open={dialogOpen}
         contact={editing}
         onClose={() => setDialogOpen(false)}
-        onSaved={(c) => upsertPagedItem(queryClient, contactKeys.all, c)}
+        onSaved={(c) => upsertPagedItem(queryClient, contactKeys.lists, c)}
       />
       <ConfirmationDialog
         open={deleting !== null}
@@ -131,7 +130,7 @@ export default function ContactsPage() {
         open={importOpen}
         companyId={user.companyId}
         onClose={() => setImportOpen(false)}
-        onImported={() => void queryClient.invalidateQueries({ queryKey: contactKeys.all })}
+        onImported={() => void queryClient.invalidateQueries({ queryKey: contactKeys.lists })}
       />
     </>
   );

@@ -37,23 +37,22 @@ export default function QuickMessagesPage() {
     const record = (payload as { record?: QuickMessage } | null)?.record;
     // Another user's personal reply is not for this list.
     if (record && !record.geral && record.userId !== user.id) return;
-    applyLiveEvent<QuickMessage>(queryClient, quickMessageKeys.all, payload, "record");
+    applyLiveEvent<QuickMessage>(queryClient, quickMessageKeys.lists, payload, "record");
   });
 
   async function confirmDelete(r: QuickMessage) {
     try {
       await deleteQuickMessage(r.id);
-      removePagedItem(queryClient, quickMessageKeys.all, r.id);
+      removePagedItem(queryClient, quickMessageKeys.lists, r.id);
       toast.success(t("quickMessages.deleted"));
     } catch (err) {
       toastError(err);
     }
   }
 
-  const first = list.data?.pages[0] as { count?: number } | undefined;
   return (
     <>
-      <PageHeading title={t("quickMessages.title")} count={first?.count}>
+      <PageHeading title={t("quickMessages.title")} count={list.data?.pages[0]?.count}>
         <SearchField value={search} onChange={setSearch} placeholder={t("quickMessages.searchPlaceholder")} />
         <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, record: null })}>
           {t("quickMessages.add")}
@@ -112,7 +111,7 @@ export default function QuickMessagesPage() {
         open={dialog.open}
         record={dialog.record}
         onClose={() => setDialog((d) => ({ ...d, open: false }))}
-        onSaved={(r) => upsertPagedItem(queryClient, quickMessageKeys.all, r)}
+        onSaved={(r) => upsertPagedItem(queryClient, quickMessageKeys.lists, r)}
       />
       <ConfirmationDialog open={deleting !== null} title={t("quickMessages.deleteTitle", { shortcode: deleting?.shortcode ?? "" })} onClose={() => setDeleting(null)} onConfirm={() => deleting && void confirmDelete(deleting)}>
         {t("quickMessages.deleteMessage")}

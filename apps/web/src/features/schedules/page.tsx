@@ -43,7 +43,7 @@ export default function SchedulesPage() {
     if (contactId > 0 && (linked.isSuccess || linked.isError)) setDialog({ open: true, schedule: null });
   }, [contactId, linked.isSuccess, linked.isError]);
 
-  useSocketEvent(channel.schedule(user.companyId), (payload) => applyLiveEvent<Schedule>(queryClient, scheduleKeys.all, payload, "schedule"));
+  useSocketEvent(channel.schedule(user.companyId), (payload) => applyLiveEvent<Schedule>(queryClient, scheduleKeys.lists, payload, "schedule"));
 
   function close() {
     setDialog((d) => ({ ...d, open: false }));
@@ -56,17 +56,16 @@ export default function SchedulesPage() {
   async function confirmDelete(s: Schedule) {
     try {
       await deleteSchedule(s.id);
-      removePagedItem(queryClient, scheduleKeys.all, s.id);
+      removePagedItem(queryClient, scheduleKeys.lists, s.id);
       toast.success(t("schedules.deleted"));
     } catch (err) {
       toastError(err);
     }
   }
 
-  const first = list.data?.pages[0] as { count?: number } | undefined;
   return (
     <>
-      <PageHeading title={t("schedules.title")} count={first?.count}>
+      <PageHeading title={t("schedules.title")} count={list.data?.pages[0]?.count}>
         <SearchField value={search} onChange={setSearch} placeholder={t("schedules.searchPlaceholder")} />
         <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, schedule: null })}>
           {t("schedules.add")}
@@ -140,7 +139,7 @@ export default function SchedulesPage() {
         schedule={dialog.schedule}
         initialContact={contactId > 0 ? (linked.data ?? null) : null}
         onClose={close}
-        onSaved={(s) => upsertPagedItem(queryClient, scheduleKeys.all, s)}
+        onSaved={(s) => upsertPagedItem(queryClient, scheduleKeys.lists, s)}
       />
       <ConfirmationDialog open={deleting !== null} title={t("schedules.deleteTitle")} onClose={() => setDeleting(null)} onConfirm={() => deleting && void confirmDelete(deleting)}>
         {t("schedules.deleteMessage")}

@@ -32,22 +32,21 @@ export default function TagsPage() {
   const [dialog, setDialog] = useState<{ open: boolean; tag: Tag | null }>({ open: false, tag: null });
   const [deleting, setDeleting] = useState<Tag | null>(null);
 
-  useSocketEvent(channel.tag(user.companyId), (payload) => applyLiveEvent<Tag>(queryClient, tagKeys.all, payload, "tag"));
+  useSocketEvent(channel.tag(user.companyId), (payload) => applyLiveEvent<Tag>(queryClient, tagKeys.lists, payload, "tag"));
 
   async function confirmDelete(tag: Tag) {
     try {
       await deleteTag(tag.id);
-      removePagedItem(queryClient, tagKeys.all, tag.id);
+      removePagedItem(queryClient, tagKeys.lists, tag.id);
       toast.success(t("tags.deleted"));
     } catch (err) {
       toastError(err);
     }
   }
 
-  const first = list.data?.pages[0] as { count?: number } | undefined;
   return (
     <>
-      <PageHeading title={t("tags.title")} count={first?.count}>
+      <PageHeading title={t("tags.title")} count={list.data?.pages[0]?.count}>
         <SearchField value={search} onChange={setSearch} placeholder={t("tags.searchPlaceholder")} />
         <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, tag: null })}>
           {t("tags.add")}
@@ -102,7 +101,7 @@ export default function TagsPage() {
         open={dialog.open}
         tag={dialog.tag}
         onClose={() => setDialog((d) => ({ ...d, open: false }))}
-        onSaved={(tag) => upsertPagedItem(queryClient, tagKeys.all, tag)}
+        onSaved={(tag) => upsertPagedItem(queryClient, tagKeys.lists, tag)}
       />
       <ConfirmationDialog open={deleting !== null} title={t("tags.deleteTitle", { name: deleting?.name ?? "" })} onClose={() => setDeleting(null)} onConfirm={() => deleting && void confirmDelete(deleting)}>
         {t("tags.deleteMessage")}

@@ -15,12 +15,12 @@ export const officialKeys = {
 
 /** GET /officialWhatsapp/ with the page's filters (empty ones left out). */
 export function fetchOfficialNumbers(f: OfficialFilters): Promise<OfficialWhatsapp[]> {
-  const query = {
+  const query: Omit<OfficialWhatsappQuery, "businessId"> & { businessId?: number } = {
     phoneNumber: f.phoneNumber.trim() || undefined,
     businessId: f.businessId === "" ? undefined : f.businessId,
     active: f.active === "all" ? undefined : f.active === "active" ? "true" : "false",
-  } satisfies Record<keyof OfficialWhatsappQuery & string, unknown> | Partial<Record<keyof OfficialWhatsappQuery, unknown>>;
-  return api<OfficialWhatsapp[]>("/officialWhatsapp/", { query });
+  };
+  return api<OfficialWhatsapp[]>("/officialWhatsapp/", { query: { ...query } });
 }
 
 export function updateOfficialNumber(id: number, input: OfficialWhatsappUpdateInput): Promise<OfficialWhatsapp> {

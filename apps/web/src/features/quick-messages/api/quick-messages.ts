@@ -4,10 +4,12 @@ import type { ListPage } from "../../../components/use-paged-list";
 
 export const quickMessageKeys = {
   all: ["quick-messages"] as const,
+  /** Every cached search of the list (the prefix live events patch). */
+  lists: ["quick-messages", "list"] as const,
   list: (search: string) => ["quick-messages", "list", search] as const,
 };
 
-export async function fetchQuickMessagesPage(search: string, pageNumber: number, userId: number, signal?: AbortSignal): Promise<ListPage<QuickMessage> & { count?: number }> {
+export async function fetchQuickMessagesPage(search: string, pageNumber: number, userId: number, signal?: AbortSignal): Promise<ListPage<QuickMessage>> {
   const res = await api<QuickMessagesPage>("/quick-messages", { query: { searchParam: search, pageNumber, userId }, signal });
   return { items: res.records, hasMore: res.hasMore, count: res.count };
 }

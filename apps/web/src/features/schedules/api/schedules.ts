@@ -4,13 +4,15 @@ import type { ListPage } from "../../../components/use-paged-list";
 
 export const scheduleKeys = {
   all: ["schedules"] as const,
+  /** Every cached search of the list (the prefix live events patch). */
+  lists: ["schedules", "list"] as const,
   list: (search: string) => ["schedules", "list", search] as const,
   contactSearch: (search: string) => ["schedules", "contact-search", search] as const,
   contact: (id: number) => ["schedules", "contact", id] as const,
   connections: ["schedules", "connections"] as const,
 };
 
-export async function fetchSchedulesPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<ListPage<Schedule> & { count?: number }> {
+export async function fetchSchedulesPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<ListPage<Schedule>> {
   const res = await api<SchedulesPage>("/schedules", { query: { searchParam: search, pageNumber }, signal });
   return { items: res.schedules, hasMore: res.hasMore, count: res.count };
 }

@@ -4,10 +4,12 @@ import type { ListPage } from "../../../components/use-paged-list";
 
 export const tagKeys = {
   all: ["tags"] as const,
+  /** Every cached search of the list (the prefix live events patch). */
+  lists: ["tags", "list"] as const,
   list: (search: string) => ["tags", "list", search] as const,
 };
 
-export async function fetchTagsPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<ListPage<Tag> & { count?: number }> {
+export async function fetchTagsPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<ListPage<Tag>> {
   const res = await api<TagsPage>("/tags", { query: { searchParam: search, pageNumber }, signal });
   return { items: res.tags, hasMore: res.hasMore, count: res.count };
 }
