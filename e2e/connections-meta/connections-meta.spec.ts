@@ -87,34 +87,34 @@ test("the official connections page filters numbers, shows their health and edit
   await expect(rows.first()).toContainText("Loja Norte");
   await page.getByRole("searchbox", { name: "Pesquisar número" }).fill("");
   await expect(rows).toHaveCount(3);
-  await page.getByLabel("Business").click();
-  await page.getByRole("option", { name: "Filial Sul" }).click();
+  await page.getByRole("combobox", { name: /^Business/ }).click();
+  await page.getByRole("option", { name: "Filial Sul", exact: true }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Loja Sul");
-  await page.getByLabel("Business").click();
-  await page.getByRole("option", { name: "Todos os BMs" }).click();
-  await page.getByLabel("Situação").click();
-  await page.getByRole("option", { name: "Inativos" }).click();
+  await page.getByRole("combobox", { name: /^Business/ }).click();
+  await page.getByRole("option", { name: "Todos os BMs", exact: true }).click();
+  await page.getByRole("combobox", { name: /^Situação/ }).click();
+  await page.getByRole("option", { name: "Inativos", exact: true }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Loja Sul");
-  await page.getByLabel("Situação").click();
-  await page.getByRole("option", { name: "Ativos" }).click();
+  await page.getByRole("combobox", { name: /^Situação/ }).click();
+  await page.getByRole("option", { name: "Ativos", exact: true }).click();
   await expect(rows).toHaveCount(2);
 
   // bulk edit: both active numbers get the transfer queue and become inactive
   await page.getByRole("checkbox", { name: "Selecionar todos" }).check();
   await page.getByRole("button", { name: "Editar selecionados (2)" }).click();
   const dialog = page.getByRole("dialog", { name: "Editar 2 números" });
-  await dialog.getByLabel("Ativo").click();
-  await page.getByRole("option", { name: "Inativos" }).click();
-  await dialog.getByLabel("Fila de transferência").click();
-  await page.getByRole("option", { name: "Retenção" }).click();
+  await dialog.getByRole("combobox", { name: /^Ativo/ }).click();
+  await page.getByRole("option", { name: "Desativar", exact: true }).click();
+  await dialog.getByRole("combobox", { name: /^Fila de transferência/ }).click();
+  await page.getByRole("option", { name: "Retenção", exact: true }).click();
   await page.screenshot({ path: "/tmp/connections-meta-bulk.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("2 números atualizados com sucesso!")).toBeVisible();
   await expect(rows).toHaveCount(0); // the "Ativos" filter no longer matches them
-  await page.getByLabel("Situação").click();
-  await page.getByRole("option", { name: "Todos" }).click();
+  await page.getByRole("combobox", { name: /^Situação/ }).click();
+  await page.getByRole("option", { name: "Todos", exact: true }).click();
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: "Loja Centro" }).getByTestId("transfer-queue")).toHaveText("Retenção");
   await expect(rows.filter({ hasText: "Loja Norte" }).getByTestId("active")).toHaveText("Não");

@@ -103,6 +103,7 @@ export default function ConnectionsMetaPage() {
           label={t("connectionsMeta.filters.business")}
           value={businessId === "" ? "" : String(businessId)}
           onChange={(e) => setBusinessId(e.target.value === "" ? "" : Number(e.target.value))}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
           sx={{ minWidth: 200 }}
         >
           <MenuItem value="">{t("connectionsMeta.filters.allBusinesses")}</MenuItem>

@@ -70,8 +70,8 @@ export function EditNumbersDialog({ open, rows, onClose, onSaved }: Props) {
           ) : (
             <TextField select label={t("connectionsMeta.edit.active")} value={active} onChange={(e) => setActive(e.target.value)}>
               <MenuItem value={KEEP}>{t("connectionsMeta.edit.keep")}</MenuItem>
-              <MenuItem value="true">{t("connectionsMeta.active.active")}</MenuItem>
-              <MenuItem value="false">{t("connectionsMeta.active.inactive")}</MenuItem>
+              <MenuItem value="true">{t("connectionsMeta.edit.activate")}</MenuItem>
+              <MenuItem value="false">{t("connectionsMeta.edit.deactivate")}</MenuItem>
             </TextField>
           )}
           <TextField select label={t("connectionsMeta.edit.transferQueue")} value={queue} onChange={(e) => setQueue(e.target.value)}>

@@ -24,6 +24,8 @@ import { useWorkspace } from "./workspace-context";
 
 interface Props {
   ticket: Ticket;
+  /** A narrow column: the short placeholder. */
+  compact: boolean;
   replyTo: Message | null;
   onCancelReply(): void;
   onSent(messages: Message[]): void;
@@ -40,9 +42,9 @@ function readSignOption(): boolean {
 type RecState = "idle" | "recording" | "sending";
 
 /** The input bar (spec 1-core §2): text up to 5 rows, '/' quick replies, attachments, reply, audio, signature. */
-export function MessageInput({ ticket, replyTo, onCancelReply, onSent, onTicketReplaced }: Props) {
+export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, onTicketReplaced }: Props) {
   const { t } = useTranslation();
-  const { me, narrow } = useWorkspace();
+  const { me } = useWorkspace();
   const [text, setText] = useState(() => drafts.get(ticket.id) ?? "");
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
@@ -253,7 +255,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply, onSent, onTicketR
               multiline
               maxRows={LIMITS.messageInputMaxRows}
               autoFocus
-              placeholder={t(narrow ? "tickets.input.placeholderShort" : "tickets.input.placeholder")}
+              placeholder={t(compact ? "tickets.input.placeholderShort" : "tickets.input.placeholder")}
               value={text}
               onChange={(e) => {
                 setText(e.target.value);

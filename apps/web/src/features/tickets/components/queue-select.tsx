@@ -12,7 +12,7 @@ export function QueueSelect({ queues, value, onChange }: { queues: QueueRef[]; v
       displayEmpty
       value={value}
       onChange={(e) => onChange(typeof e.target.value === "string" ? [] : e.target.value)}
-      renderValue={(sel) => t("tickets.manager.queuesSelected", { count: sel.length })}
+      renderValue={(sel) => (sel.length ? t("tickets.manager.queuesSelected", { count: sel.length }) : t("tickets.manager.queues"))}
       sx={{ minWidth: 120, maxWidth: 180, fontSize: 14, "& .MuiSelect-select": { py: 0.75 } }}
       inputProps={{ "aria-label": t("tickets.manager.queues"), "data-testid": "queue-select" }}
       MenuProps={{ slotProps: { paper: { sx: { maxHeight: 360 } } } }}

@@ -25,9 +25,10 @@ import { TransferModal } from "./transfer-modal";
 import { useWorkspace } from "./workspace-context";
 
 /** The conversation header: contact (opens the drawer), status actions, transfer and the options menu. */
-export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket; onOpenContact(): void; onBack?: () => void }) {
+export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticket: Ticket; compact: boolean; onOpenContact(): void; onBack?: () => void }) {
   const { t } = useTranslation();
-  const { me, narrow } = useWorkspace();
+  const { me } = useWorkspace();
+  const narrow = compact;
   const navigate = useNavigate();
   const { run, busy } = useTicketActions(me.id);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
@@ -104,7 +105,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket
           <ArrowBackIcon />
         </IconButton>
       )}
-      <ButtonBase onClick={onOpenContact} sx={{ display: "flex", alignItems: "center", gap: 1.25, borderRadius: 1, px: 1, py: 0.5, minWidth: 0, flexShrink: 1, justifyContent: "flex-start" }} data-testid="open-contact">
+      <ButtonBase onClick={onOpenContact} sx={{ display: "flex", alignItems: "center", gap: 1.25, borderRadius: 1, px: 1, py: 0.5, minWidth: 96, flex: "1 1 auto", justifyContent: "flex-start" }} data-testid="open-contact">
         <ContactAvatar name={ticket.contact?.name ?? ""} src={ticket.contact?.profilePicUrl} size={40} />
         <Box sx={{ minWidth: 0, textAlign: "left" }}>
           <Typography noWrap sx={{ fontWeight: 600 }} data-testid="header-contact-name">
@@ -116,7 +117,6 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: { ticket: Ticket
           </Typography>
         </Box>
       </ButtonBase>
-      <Box sx={{ flex: 1 }} />
       <Box sx={{ display: "flex", alignItems: "center", gap: narrow ? 0 : 1, flexShrink: 0 }}>
         {!narrow && actions && canReturn(me, ticket) && iconAction("return", <UndoIcon />)}
         {!narrow && actions && canPause(me, ticket) && iconAction("pause", <PauseIcon />)}

@@ -9,6 +9,7 @@ import { deleteMessage } from "../api/messages";
 import { fetchTicket, markTicketRead, ticketKeys } from "../api/tickets";
 import { useMessages } from "../hooks/use-messages";
 import { useChannel } from "../hooks/use-realtime";
+import { useElementWidth } from "../hooks/use-element-width";
 import { useTicketActions, type TicketAction } from "../hooks/use-ticket-actions";
 import { canAccept, canEditTags, canReopen, canResume, inputBlock, showsActions, type InputBlock } from "../lib/rules";
 import { cachedTicket } from "../offline/db";
@@ -60,6 +61,9 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
   const [drawer, setDrawer] = useState(false);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [toDelete, setToDelete] = useState<Message | null>(null);
+  // The conversation column's own width decides how much the header and input can show.
+  const [column, columnWidth] = useElementWidth();
+  const compact = narrow || (columnWidth > 0 && columnWidth < 640);
 
   // The cached copy shows at once while the server answers.
   useEffect(() => {
@@ -136,8 +140,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
   const contactPanel = <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />;
   return (
     <Box sx={{ display: "flex", height: "100%", minHeight: 0 }} data-testid="ticket-view" data-ticket-id={ticket.id} data-status={ticket.status}>
-      <Box sx={{ flex: 1, display: "flex", flexDirection: "column", minWidth: 0, minHeight: 0 }}>
-        <TicketHeader ticket={ticket} onOpenContact={() => setDrawer((d) => !d)} onBack={onBack} />
+      <Box ref={column} sx={{ flex: 1, display: "flex", flexDirection: "column", minWidth: 0, minHeight: 0 }}>
+        <TicketHeader ticket={ticket} compact={compact} onOpenContact={() => setDrawer((d) => !d)} onBack={onBack} />
         <TagBar ticket={ticket} editable={canEditTags(me, ticket)} />
         <MessagesList
           ticket={ticket}
@@ -156,6 +160,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
           <MessageInput
             key={ticket.id}
             ticket={ticket}
+            compact={compact}
             replyTo={replyTo}
             onCancelReply={() => setReplyTo(null)}
             onSent={(list) => list.forEach(add)}
