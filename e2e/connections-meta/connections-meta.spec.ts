@@ -133,6 +133,7 @@ test("the official connections page filters numbers, shows their health and edit
   await single.getByLabel("Ativo").check();
   await single.getByRole("button", { name: "Salvar" }).click();
   await expect(rows.filter({ hasText: "Loja Centro" }).getByTestId("active")).toHaveText("Sim");
+  await expect(single).toBeHidden();
   await page.screenshot({ path: "/tmp/connections-meta-after.png" });
 
   // the accounts dialog lists both businesses without their secrets
@@ -140,6 +141,7 @@ test("the official connections page filters numbers, shows their health and edit
   const accounts = page.getByRole("dialog", { name: "Contas do WhatsApp Business" });
   await expect(accounts.getByTestId("business-row")).toHaveCount(2);
   await expect(accounts).not.toContainText("verify-token");
+  await page.waitForTimeout(400); // let the dialog finish fading in before the screenshot
   await page.screenshot({ path: "/tmp/connections-meta-businesses.png" });
 });
 

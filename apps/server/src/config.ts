@@ -22,8 +22,8 @@ export interface Config {
   whatsappGraphUrl: string;
   webDist: string | undefined;
   logLevel: string;
-  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true, or a hop count / address list). */
-  trustProxy: boolean | number | string;
+  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true). */
+  trustProxy: boolean;
   /** Start the durable job workers in this process. */
   runJobs: boolean;
 }
@@ -64,8 +64,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (!value || value === "false") return false;
-  if (value === "true") return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
+function parseTrustProxy(value: string | undefined): boolean {
+  return value === "true";
 }

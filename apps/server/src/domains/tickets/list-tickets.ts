@@ -73,7 +73,7 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
 }
 
 /** How many tickets the walk plan may test before the index plan takes over (tests lower it). */
-export const searchTuning = { walkMinBudget: 1000, walkPerRow: 10 };
+export const searchTuning = { walkMinBudget: 1000, walkPerRow: 10, rareBelow: 1000 };
 
 /** `count` stops at this many (a badge shows "1000+"); counting 20k open tickets on every list call is not worth it. */
 export const COUNT_CAP = 1000;
@@ -82,8 +82,9 @@ export const COUNT_CAP = 1000;
  * searchParam: the contact's name or number, or any message's text (trigram indexes). Two plans:
  * 1. walk the filtered tickets newest first and test each one's messages (index on ticket_id),
  *    at most `budget` tickets: fast when the text is common (the page fills after a few hundred);
- * 2. when the walk cannot fill the page within its budget, find the matching messages through the
- *    trigram index and keep their tickets: fast when the text is rare.
+ * 2. find the matching messages through the trigram index and keep their tickets: fast when the
+ *    text is rare. Used at once when the planner expects few matching messages, and whenever the
+ *    walk could not fill the page within its budget.
  * Either way a ticket appears once however many of its messages match, so pages are always full.
  */
 async function searchTickets(
@@ -108,6 +109,18 @@ async function searchTickets(
   const contactIds = `(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
   const withMessages = search.length >= MESSAGE_SEARCH_MIN_CHARS;
 
+  const byMessage = withMessages ? ` OR t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})` : "";
+  const indexPlan = () =>
+    ctx.sql.many<{ id: number }>(
+      `SELECT t.id FROM tickets t WHERE ${baseWhere} AND (t.contact_id IN ${contactIds}${byMessage})
+        ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+  // Rare text (the planner's estimate of matching messages, from the column statistics): the index plan at once.
+  if (withMessages && (await estimatedRows(ctx, "SELECT 1 FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE $2", [baseParams[0], `%${likeEscape(search)}%`])) < searchTuning.rareBelow) {
+    return indexPlan();
+  }
+
   const budget = Math.max(searchTuning.walkMinBudget, (offset + limit) * searchTuning.walkPerRow);
   const messageTest = withMessages
     ? ` OR (SELECT 1 FROM messages m WHERE m.ticket_id = w.id AND m.company_id = $1 AND lower(m.body) LIKE ${like} LIMIT 1) IS NOT NULL`
@@ -124,10 +137,11 @@ async function searchTickets(
   const total = await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${budget}) x`, baseParams);
   if (total.n < budget) return walked; // the walk saw every candidate ticket: complete
 
-  const byMessage = withMessages ? ` OR t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})` : "";
-  return ctx.sql.many<{ id: number }>(
-    `SELECT t.id FROM tickets t WHERE ${baseWhere} AND (t.contact_id IN ${contactIds}${byMessage})
-      ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    params,
-  );
+  return indexPlan();
+}
+
+/** The planner's row estimate for a query (planning only, no execution). */
+async function estimatedRows(ctx: AppContext, query: string, params: unknown[]): Promise<number> {
+  const row = await ctx.sql.one<{ "QUERY PLAN": { Plan: { "Plan Rows": number } }[] }>(`EXPLAIN (FORMAT JSON) ${query}`, params);
+  return row["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 0;
 }

@@ -371,10 +371,14 @@ describe("tickets: list, search and sync", () => {
       }
       return out;
     };
-    const walked = await pages();
     const saved = { ...searchTuning };
-    Object.assign(searchTuning, { walkMinBudget: 5, walkPerRow: 0 });
+    let walked: number[][];
     try {
+      Object.assign(searchTuning, { rareBelow: 0 }); // walk plan, complete within its budget
+      walked = await pages();
+      Object.assign(searchTuning, { rareBelow: 0, walkMinBudget: 5, walkPerRow: 0 }); // walk cut short → index plan
+      expect(await pages()).toEqual(walked);
+      Object.assign(searchTuning, { rareBelow: Number.MAX_SAFE_INTEGER }); // index plan at once
       expect(await pages()).toEqual(walked);
     } finally {
       Object.assign(searchTuning, saved);

@@ -55,7 +55,8 @@ export default function ConnectionsMetaPage() {
   const numbers = useQuery({ queryKey: officialKeys.list(filters), queryFn: () => fetchOfficialNumbers(filters), placeholderData: keepPreviousData });
   const businesses = useQuery({ queryKey: businessKeys.all, queryFn: fetchBusinesses });
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [editing, setEditing] = useState<OfficialWhatsapp[] | null>(null);
+  // The rows stay while the dialog fades out.
+  const [editing, setEditing] = useState<{ open: boolean; rows: OfficialWhatsapp[] }>({ open: false, rows: [] });
   const [businessesOpen, setBusinessesOpen] = useState(false);
 
   // Quality, account and session changes arrive as connection updates.
@@ -87,7 +88,7 @@ export default function ConnectionsMetaPage() {
     <>
       <PageHeading title={t("connectionsMeta.title")} count={numbers.data?.length}>
         {canEdit && (
-          <Button variant="outlined" startIcon={<EditNoteIcon />} disabled={visibleSelected.length === 0} onClick={() => setEditing(visibleSelected)}>
+          <Button variant="outlined" startIcon={<EditNoteIcon />} disabled={visibleSelected.length === 0} onClick={() => setEditing({ open: true, rows: visibleSelected })}>
             {t("connectionsMeta.bulkEdit", { count: visibleSelected.length })}
           </Button>
         )}
@@ -206,7 +207,7 @@ export default function ConnectionsMetaPage() {
                 {canEdit && (
                   <TableCell align="right">
                     <Tooltip title={t("connectionsMeta.editNumber")}>
-                      <IconButton size="small" aria-label={t("connectionsMeta.editNumber")} onClick={() => setEditing([r])}>
+                      <IconButton size="small" aria-label={t("connectionsMeta.editNumber")} onClick={() => setEditing({ open: true, rows: [r] })}>
                         <EditIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
@@ -225,7 +226,7 @@ export default function ConnectionsMetaPage() {
           </TableBody>
         </Table>
       </Paper>
-      <EditNumbersDialog open={editing !== null} rows={editing ?? []} onClose={() => setEditing(null)} onSaved={saved} />
+      <EditNumbersDialog open={editing.open} rows={editing.rows} onClose={() => setEditing((e) => ({ ...e, open: false }))} onSaved={saved} />
       <BusinessesDialog open={businessesOpen} canEdit={canEdit} onClose={() => setBusinessesOpen(false)} />
     </>
   );
