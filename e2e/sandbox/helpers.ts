@@ -47,3 +47,14 @@ export async function customerWrites(phone: Page, text: string): Promise<void> {
   await phone.getByTestId("phone-send").click();
   await expect(phone.getByTestId("phone-message").filter({ hasText: text })).toBeVisible();
 }
+
+/** A customer's message straight through the sandbox API, with the logged-in user's token. */
+export async function inbound(
+  page: Page,
+  whatsappId: number,
+  data: { number: string; name: string; body?: string; mediaType?: string; mediaBase64?: string; mediaName?: string; mimetype?: string },
+): Promise<void> {
+  const token = await page.evaluate(() => localStorage.getItem("token"));
+  const res = await page.request.post(`/api/sandbox/${whatsappId}/inbound`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(res.ok()).toBeTruthy();
+}

@@ -1,13 +1,5 @@
-import type { Page } from "@playwright/test";
 import { createTenant, expect, login, test } from "../support/fixtures.js";
-import { addSandboxConnection, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
-
-/** Customer messages straight through the sandbox API, with the logged-in user's token. */
-async function inbound(page: Page, whatsappId: number, number: string, name: string, body: string): Promise<void> {
-  const token = await page.evaluate(() => localStorage.getItem("token"));
-  const res = await page.request.post(`/api/sandbox/${whatsappId}/inbound`, { headers: { authorization: `Bearer ${token}` }, data: { number, name, body } });
-  expect(res.ok()).toBeTruthy();
-}
+import { addSandboxConnection, inbound, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 
 test("the ticket list pages on scroll and a conversation loads older messages at the top", async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -17,8 +9,8 @@ test("the ticket list pages on scroll and a conversation loads older messages at
   const whatsappId = await addSandboxConnection(page, "Sandbox Volume");
   (await openPhoneAndScan(context, whatsappId)).close();
 
-  for (let i = 1; i <= 45; i++) await inbound(page, whatsappId, `55119000${String(i).padStart(5, "0")}`, `Cliente ${String(i).padStart(2, "0")}`, `Mensagem do cliente ${i}`);
-  for (let i = 1; i <= 35; i++) await inbound(page, whatsappId, "5511900000001", "Cliente 01", `Conversa longa ${i}`);
+  for (let i = 1; i <= 45; i++) await inbound(page, whatsappId, { number: `55119000${String(i).padStart(5, "0")}`, name: `Cliente ${String(i).padStart(2, "0")}`, body: `Mensagem do cliente ${i}` });
+  for (let i = 1; i <= 35; i++) await inbound(page, whatsappId, { number: "5511900000001", name: "Cliente 01", body: `Conversa longa ${i}` });
 
   await page.goto("/tickets");
   await page.getByTestId("tab-pending").click();

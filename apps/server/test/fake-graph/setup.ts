@@ -1,4 +1,5 @@
 import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildTenant, createTestApp, type TestApp } from "../helper.js";
@@ -37,7 +38,14 @@ export function fakeTemplate(name: string, o: Partial<FakeTemplate> = {}): FakeT
 
 /** The app under test with its Graph base URL on the fake and its media in a private folder. */
 export async function createOfficialTestApp(fake: FakeGraph): Promise<TestApp> {
-  return createTestApp({ whatsappGraphUrl: fake.url, dataDir: mkdtempSync(path.join(tmpdir(), "atende-official-")) });
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atende-official-"));
+  const app = await createTestApp({ whatsappGraphUrl: fake.url, dataDir });
+  const close = app.close.bind(app);
+  app.close = async () => {
+    await close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return app;
 }
 
 /** Creates the fake's business through the API and syncs it; returns its id and the webhook URL base. */

@@ -177,7 +177,7 @@ describe("batched deliveries", () => {
     // A different envelope repeating stored messages (a retry merged with a new one): only the new one is added.
     const count = (await messagesOf(a.companyId, c1)).length;
     const mixed = P.webhook(fake.wabaId, [
-      [P.messagesChange(phone(a, 0), { contacts: [{ wa_id: c1, name: "Carla" }], messages: [...(first.entry[0]!.changes[0]!.value.messages as object[]).slice(0, 1), P.text(c1, "Novo")] })],
+      [P.messagesChange(phone(a, 0), { contacts: [{ wa_id: c1, name: "Carla" }], messages: [...(first.entry[0]!.changes[0]!.value.messages as Record<string, unknown>[]).slice(0, 1), P.text(c1, "Novo")] })],
     ]);
     expect((await fake.deliver(hook(a.businessId), mixed)).status).toBe(200);
     await webhooksSettled(app, a.businessId);
