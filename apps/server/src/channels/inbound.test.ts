@@ -237,4 +237,19 @@ describe("real-time delivery", () => {
     expect(msgs.find((mm: { id: number }) => mm.id === sent.id).ack).toBe(4);
     expect((await api("GET", `/api/tickets/${ticketId}`, token)).json().lastMessageAck).toBe(4);
   }, 30000);
+
+  it("acks still due when the server restarts are delivered after it comes back", async () => {
+    const { ticketId } = await inbound(app, t.admin.token, wa, { number: newNumber() });
+    await api("PUT", `/api/tickets/${ticketId}`, t.admin.token, { action: "accept" });
+    const sent = (await api("POST", `/api/messages/${ticketId}`, t.admin.token, { body: "antes do reinício" })).json().messages[0];
+    const { channels } = await import("./manager.js");
+    await channels(app.ctx).stopAll(); // the process stops before any ack
+    await new Promise((r) => setTimeout(r, 1200));
+    const ackOf = async () => (await app.sql.one<{ ack: number }>("SELECT ack FROM messages WHERE id = $1", [sent.id])).ack;
+    expect(await ackOf()).toBe(1);
+    await channels(app.ctx).startConnected();
+    const until = Date.now() + 8000;
+    while ((await ackOf()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(await ackOf()).toBe(3);
+  }, 20000);
 });

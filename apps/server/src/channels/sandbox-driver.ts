@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import type { MediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import type { DriverEvents, InboundMessage, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "./driver.js";
@@ -10,14 +9,6 @@ export const SANDBOX_ACK_STEPS = [
   { ack: 3, afterMs: 2500 },
 ] as const;
 export const SANDBOX_READ_ACK = 4;
-
-export const SANDBOX_ACK_JOB = "sandbox.ack";
-export const sandboxAckPayload = z.object({
-  companyId: z.number().int(),
-  whatsappId: z.number().int(),
-  providerId: z.string(),
-  ack: z.number().int().min(1).max(5),
-});
 
 const newProviderId = () => `SB${randomBytes(10).toString("hex").toUpperCase()}`;
 
@@ -32,12 +23,14 @@ export interface SandboxInbound {
 
 /**
  * A WhatsApp connection without a phone: the "phone" is the sandbox_messages table. Sending writes
- * there and durable jobs move each message's ack to sent and delivered; the phone page (or the
- * customer replying) marks them read. A customer's message enters through `receive`, which hands it
+ * there and timers move each message's ack to sent and delivered; the phone page (or the customer
+ * replying) marks them read. The acks' state lives in the table, so a restarted driver picks up
+ * the steps still due (timers, not polled jobs: thousands of acks a minute cost nothing). A customer's message enters through `receive`, which hands it
  * to the same `events.message` a real driver uses.
  */
 export class SandboxDriver implements WhatsappDriver {
   private state: "stopped" | "qrcode" | "connected" = "stopped";
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -59,6 +52,7 @@ export class SandboxDriver implements WhatsappDriver {
     if (this.resume) {
       this.state = "connected";
       await this.events.status("CONNECTED", { number: this.phoneNumber });
+      await this.resumeAcks();
       return;
     }
     this.state = "qrcode";
@@ -69,15 +63,58 @@ export class SandboxDriver implements WhatsappDriver {
   async scan(): Promise<void> {
     this.state = "connected";
     await this.events.status("CONNECTED", { number: this.phoneNumber });
+    await this.resumeAcks();
   }
 
   async disconnect(): Promise<void> {
+    this.clearTimers();
     this.state = "stopped";
     await this.events.status("DISCONNECTED");
   }
 
   async stop(): Promise<void> {
+    this.clearTimers();
     this.state = "stopped";
+  }
+
+  private clearTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private schedule(providerId: string, ack: number, afterMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.advance(providerId, ack).catch(() => undefined);
+    }, afterMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Moves an outbound message's ack forward (never back) and reports it. */
+  private async advance(providerId: string, ack: number): Promise<void> {
+    if (this.state !== "connected") return;
+    const moved = await this.ctx.sql.maybe(
+      `UPDATE sandbox_messages SET ack = $4
+        WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND direction = 'outbound' AND ack < $4 RETURNING id`,
+      [this.companyId, this.whatsappId, providerId, ack],
+    );
+    if (moved) await this.events.ack(providerId, ack);
+  }
+
+  /** After a (re)start: the ack steps still due for messages sent before. */
+  private async resumeAcks(): Promise<void> {
+    const last = SANDBOX_ACK_STEPS[SANDBOX_ACK_STEPS.length - 1]!.ack;
+    const rows = await this.ctx.sql.many<{ provider_id: string; ack: number; age_ms: number }>(
+      `SELECT provider_id, ack, (extract(epoch FROM now() - created_at) * 1000)::float8 AS age_ms FROM sandbox_messages
+        WHERE company_id = $1 AND whatsapp_id = $2 AND direction = 'outbound' AND ack < $3`,
+      [this.companyId, this.whatsappId, last],
+    );
+    for (const r of rows) {
+      for (const step of SANDBOX_ACK_STEPS) {
+        if (step.ack > r.ack) this.schedule(r.provider_id, step.ack, Math.max(0, step.afterMs - r.age_ms));
+      }
+    }
   }
 
   private ensureConnected(): void {
@@ -92,13 +129,7 @@ export class SandboxDriver implements WhatsappDriver {
        VALUES ($1, $2, $3, 'outbound', $4, $5, $6, $7, 1)`,
       [this.companyId, this.whatsappId, providerId, to, body, mediaType, mediaName],
     );
-    for (const step of SANDBOX_ACK_STEPS) {
-      await this.ctx.jobs.send(
-        SANDBOX_ACK_JOB,
-        { companyId: this.companyId, whatsappId: this.whatsappId, providerId, ack: step.ack },
-        { startAfter: Date.now() + step.afterMs },
-      );
-    }
+    for (const step of SANDBOX_ACK_STEPS) this.schedule(providerId, step.ack, step.afterMs);
     return { providerId };
   }
 

@@ -109,17 +109,22 @@ async function searchTickets(
   const contactIds = `(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
   const withMessages = search.length >= MESSAGE_SEARCH_MIN_CHARS;
 
-  const byMessage = withMessages ? ` OR t.id IN (SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like})` : "";
+  // One set of matching ticket ids (a semi-join, not an OR of subqueries, so few matches stay cheap).
+  const byMessage = withMessages ? `SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like} UNION ` : "";
   const indexPlan = () =>
     ctx.sql.many<{ id: number }>(
-      `SELECT t.id FROM tickets t WHERE ${baseWhere} AND (t.contact_id IN ${contactIds}${byMessage})
+      `SELECT t.id FROM tickets t
+        WHERE ${baseWhere} AND t.id IN (${byMessage}SELECT t2.id FROM tickets t2 WHERE t2.company_id = $1 AND t2.contact_id IN ${contactIds})
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
-  // Rare text (the planner's estimate of matching messages, from the column statistics): the index plan at once.
-  if (withMessages && (await estimatedRows(ctx, "SELECT 1 FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE $2", [baseParams[0], `%${likeEscape(search)}%`])) < searchTuning.rareBelow) {
-    return indexPlan();
-  }
+  // Rare text (the planner's estimates of matching messages and contacts, from the column
+  // statistics, without running anything): the index plan at once.
+  const pattern = `%${likeEscape(search)}%`;
+  const expected =
+    (withMessages ? await estimatedRows(ctx, "SELECT 1 FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE $2", [baseParams[0], pattern]) : 0) +
+    (await estimatedRows(ctx, "SELECT 1 FROM contacts c WHERE c.company_id = $1 AND lower(c.name) LIKE $2", [baseParams[0], pattern]));
+  if (expected < searchTuning.rareBelow) return indexPlan();
 
   const budget = Math.max(searchTuning.walkMinBudget, (offset + limit) * searchTuning.walkPerRow);
   const messageTest = withMessages

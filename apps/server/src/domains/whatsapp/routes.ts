@@ -1,7 +1,6 @@
 import { idParam, messageResponse, whatsapp, whatsappInput, whatsappSession, whatsappUpdateInput } from "@atende/shared";
 import { z } from "zod";
 import { channels } from "../../channels/manager.js";
-import { SANDBOX_ACK_JOB, sandboxAckPayload } from "../../channels/sandbox-driver.js";
 import type { Domain } from "../../core/domain.js";
 import * as service from "./service.js";
 
@@ -9,19 +8,7 @@ const admin = { gate: { minProfile: "admin" as const } };
 const listQuery = z.object({ session: z.coerce.number().optional(), companyId: z.coerce.number().optional() });
 
 export const whatsappRoutes: Domain = (api, ctx) => {
-  // Durable sandbox acks (sent, delivered) and the drivers of connected sessions on start.
-  ctx.jobs.define({
-    name: SANDBOX_ACK_JOB,
-    schema: sandboxAckPayload,
-    concurrency: 2,
-    handler: async (p) => {
-      await ctx.sql.exec(
-        "UPDATE sandbox_messages SET ack = GREATEST(ack, $4) WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
-        [p.companyId, p.whatsappId, p.providerId, p.ack],
-      );
-      await channels(ctx).handleAck(p.companyId, p.whatsappId, p.providerId, p.ack);
-    },
-  });
+  // The drivers of connected sessions start with the server and stop with it.
   api.addHook("onReady", async () => {
     await channels(ctx).startConnected();
   });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import ForumOutlinedIcon from "@mui/icons-material/ForumOutlined";
@@ -43,10 +43,13 @@ function Workspace() {
     setMobileTab(ticketId ? "ticket" : "list");
   }, [ticketId]);
 
-  const select = (tk: Ticket) => {
-    navigate(`/tickets/${tk.uuid}`);
-    setMobileTab("ticket");
-  };
+  const select = useCallback(
+    (tk: Ticket) => {
+      navigate(`/tickets/${tk.uuid}`);
+      setMobileTab("ticket");
+    },
+    [navigate],
+  );
 
   const view = ticketId ? <TicketView key={ticketId} uuid={ticketId} onBack={narrow ? () => setMobileTab("list") : undefined} /> : <Placeholder />;
 

@@ -72,13 +72,13 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
     enabled: tab === "search",
   });
 
-  const actions = useTicketActions(me.id);
+  const { run, busy } = useTicketActions(me.id);
   const onAction = useCallback(
     (a: TicketAction, ticket: Ticket) => {
-      void actions.run(a, ticket, { openAfter: a === "accept" || a === "resume" || a === "reopen", leaveAfter: a === "finish" && ticket.uuid === selectedUuid });
+      void run(a, ticket, { openAfter: a === "accept" || a === "resume" || a === "reopen", leaveAfter: a === "finish" && ticket.uuid === selectedUuid });
       if (a === "accept" || a === "resume" || a === "reopen") setTab("open");
     },
-    [actions, selectedUuid],
+    [run, selectedUuid],
   );
 
   // Ctrl+X opens the new-ticket modal, unless the user is cutting text.
@@ -198,7 +198,7 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
         </Tabs>
       )}
 
-      <TicketsList key={listId} testId={listId} list={current} selectedUuid={selectedUuid} busyId={actions.busy} onSelect={onSelect} onAction={onAction} />
+      <TicketsList key={listId} testId={listId} list={current} selectedUuid={selectedUuid} busyId={busy} onSelect={onSelect} onAction={onAction} />
       <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} onCreated={() => setTab("open")} />
     </Paper>
   );

@@ -28,9 +28,13 @@ function order(list: Message[]): Message[] {
   return list.sort((a, b) => (a.createdAt === b.createdAt ? a.id - b.id : a.createdAt < b.createdAt ? -1 : 1));
 }
 
+/** Acks only go up: live updates may arrive out of order (delivered after read). */
 function merge(base: Message[], incoming: Message[]): Message[] {
   const byId = new Map(base.map((m) => [m.id, m]));
-  for (const m of incoming) byId.set(m.id, m);
+  for (const m of incoming) {
+    const old = byId.get(m.id);
+    byId.set(m.id, old && old.ack > m.ack ? { ...m, ack: old.ack } : m);
+  }
   return order([...byId.values()]);
 }
 

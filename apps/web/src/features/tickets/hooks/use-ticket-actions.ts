@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useQueryClient } from "@tanstack/react-query";
 import type { TicketAction as SharedAction } from "@atende/shared";
@@ -15,41 +15,45 @@ export function useTicketActions(meId: number) {
   const navigate = useNavigate();
   const [busy, setBusy] = useState<number | null>(null);
 
-  function payload(action: TicketAction, t: Ticket): TicketUpdate {
-    switch (action) {
-      case "accept":
-        return { action, status: "open", userId: meId, queueId: t.queueId };
-      case "finish":
-        return { action, status: "closed", useIntegration: false, promptId: null, integrationId: null };
-      case "return":
-        return { action, status: "pending", userId: null };
-      case "resume":
-        return { action, status: "open" };
-      case "reopen":
-        return { action, status: "open", userId: meId, queueId: t.queueId };
-      case "pause":
-        return { action, status: "paused" };
-    }
-  }
-
-  async function run(action: TicketAction, t: Ticket, opts: { openAfter?: boolean; leaveAfter?: boolean } = {}): Promise<Ticket | null> {
-    setBusy(t.id);
-    try {
-      const { nextTicket, ...next } = await updateTicket(t.id, payload(action, t));
-      qc.setQueryData(ticketKeys.one(t.uuid), next);
-      void putTickets([next]);
-      // After a pause the server names the user's next open ticket to show.
-      if (action === "pause" && nextTicket) navigate(`/tickets/${nextTicket.uuid}`);
-      else if (opts.leaveAfter) navigate("/tickets");
-      else if (opts.openAfter) navigate(`/tickets/${t.uuid}`);
-      return next;
-    } catch (err) {
-      toastError(err);
-      return null;
-    } finally {
-      setBusy(null);
-    }
-  }
+  const run = useCallback(
+    async (action: TicketAction, t: Ticket, opts: { openAfter?: boolean; leaveAfter?: boolean } = {}): Promise<Ticket | null> => {
+      setBusy(t.id);
+      try {
+        const { nextTicket, ...next } = await updateTicket(t.id, payload(action, t, meId));
+        qc.setQueryData(ticketKeys.one(t.uuid), next);
+        void putTickets([next]);
+        // After a pause the server names the user's next open ticket to show.
+        if (action === "pause" && nextTicket) navigate(`/tickets/${nextTicket.uuid}`);
+        else if (opts.leaveAfter) navigate("/tickets");
+        else if (opts.openAfter) navigate(`/tickets/${t.uuid}`);
+        return next;
+      } catch (err) {
+        toastError(err);
+        return null;
+      } finally {
+        setBusy(null);
+      }
+    },
+    [qc, navigate, meId],
+  );
 
   return { run, busy };
+}
+
+/** The PUT body of each transition (the action names it; status and user as the original clients send them). */
+function payload(action: TicketAction, t: Ticket, meId: number): TicketUpdate {
+  switch (action) {
+    case "accept":
+      return { action, status: "open", userId: meId, queueId: t.queueId };
+    case "finish":
+      return { action, status: "closed", useIntegration: false, promptId: null, integrationId: null };
+    case "return":
+      return { action, status: "pending", userId: null };
+    case "resume":
+      return { action, status: "open" };
+    case "reopen":
+      return { action, status: "open", userId: meId, queueId: t.queueId };
+    case "pause":
+      return { action, status: "paused" };
+  }
 }
