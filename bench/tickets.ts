@@ -21,7 +21,7 @@ import { createPool, Sql } from "../apps/server/src/db/sql.js";
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const MESSAGES_PER_TICKET = 10;
 const RUNS = 30;
-const WARMUP = 5;
+const WARMUP = 20;
 const WORD = "abacaxi";
 const RARE_WORD = "jabuticaba";
 const PASSWORD = "bench-password";

@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
@@ -8,6 +8,7 @@ import * as ticketRepo from "../domains/tickets/repository.js";
 import { connectedSandbox, inbound } from "./testing.js";
 
 let app: TestApp;
+let dataDir: string;
 let base: string;
 let t: Awaited<ReturnType<typeof buildTenant>>;
 let other: Awaited<ReturnType<typeof buildTenant>>;
@@ -19,7 +20,8 @@ const newNumber = () => `5531${String(900000000 + ++seq * 7919).slice(0, 9)}`;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp({ dataDir: await mkdtemp(path.join(os.tmpdir(), "atende-inbound-")) });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-inbound-"));
+  app = await createTestApp({ dataDir });
   base = await app.listen();
   t = await buildTenant(app);
   other = await buildTenant(app);
@@ -30,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of sockets) s.close();
   await app.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const api = (method: string, url: string, token: string | undefined, body?: unknown) => app.api(method, url, { token, body });

@@ -18,18 +18,24 @@ export function AppLayout() {
   const user = useCurrentUser();
   const theme = useTheme();
   const wide = useMediaQuery(WIDE_QUERY, { noSsr: true });
-  const [open, setOpen] = useState(wide);
+  // One state per variant: the narrow (modal) drawer always starts closed, so crossing the breakpoint
+  // never mounts a modal that is open for one render and then left half-closed over the page.
+  const [wideOpen, setWideOpen] = useState(true);
+  const [narrowOpen, setNarrowOpen] = useState(false);
+  const open = wide ? wideOpen : narrowOpen;
+  const setOpen = wide ? setWideOpen : setNarrowOpen;
   const { pathname } = useLocation();
 
   useSessionRealtime(user);
   const connectionsAlert = useConnectionsAlert(user.companyId);
 
   // Crossing the breakpoint resets the drawer to that width's default.
-  useEffect(() => setOpen(wide), [wide]);
-  // Under 600 px the drawer closes after each navigation.
   useEffect(() => {
-    if (!wide) setOpen(false);
-  }, [pathname, wide]);
+    setWideOpen(true);
+    setNarrowOpen(false);
+  }, [wide]);
+  // Under 600 px the drawer closes after each navigation.
+  useEffect(() => setNarrowOpen(false), [pathname]);
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>
@@ -39,10 +45,8 @@ export function AppLayout() {
         open={open}
         wide={wide}
         connectionsAlert={connectionsAlert}
-        onClose={() => setOpen(false)}
-        onNavigate={() => {
-          if (!wide) setOpen(false);
-        }}
+        onClose={() => setNarrowOpen(false)}
+        onNavigate={() => setNarrowOpen(false)}
       />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 2.5 }, bgcolor: theme.palette.background.default }}>
         <Toolbar />

@@ -1,20 +1,23 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 
 let app: TestApp;
+let dataDir: string;
 let t: Awaited<ReturnType<typeof buildTenant>>;
 let other: Awaited<ReturnType<typeof buildTenant>>;
 
 beforeAll(async () => {
-  app = await createTestApp({ dataDir: await mkdtemp(path.join(os.tmpdir(), "atende-qm-")) });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-qm-"));
+  app = await createTestApp({ dataDir });
   t = await buildTenant(app);
   other = await buildTenant(app);
 });
 afterAll(async () => {
   await app.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const api = (method: string, url: string, token: string | undefined, body?: unknown) => app.api(method, url, { token, body });

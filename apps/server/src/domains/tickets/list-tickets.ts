@@ -58,17 +58,18 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
     ids = await searchTickets(ctx, params, baseWhere, search, offset, pageSize + 1);
   }
   const hasMore = ids.length > pageSize;
-  const rows = await ticketsByIds(
-    ctx.sql,
-    actor.companyId,
-    ids.slice(0, pageSize).map((r) => r.id),
-  );
-  let count: number | null = null;
-  if (!search && q.pageNumber === 1) {
-    count = hasMore
-      ? (await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x`, params)).n
-      : rows.length;
-  }
+  const pageIds = ids.slice(0, pageSize).map((r) => r.id);
+  // The page's details and the (capped) count are independent: two pool connections at once.
+  const [rows, count] = await Promise.all([
+    ticketsByIds(ctx.sql, actor.companyId, pageIds),
+    search || q.pageNumber !== 1
+      ? null
+      : hasMore
+        ? ctx.sql
+            .one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x`, params)
+            .then((r) => r.n)
+        : pageIds.length,
+  ]);
   return { tickets: rows.map(presentTicket), hasMore, count };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { connectedSandbox, inbound, setSetting } from "../../channels/testing.js
 import { searchTuning } from "./list-tickets.js";
 
 let app: TestApp;
+let dataDir: string;
 let t: Awaited<ReturnType<typeof buildTenant>>;
 let other: Awaited<ReturnType<typeof buildTenant>>;
 let queueA: number;
@@ -16,7 +17,8 @@ let seq = 0;
 const newNumber = () => `5511${String(900000000 + ++seq * 7919).slice(0, 9)}`;
 
 beforeAll(async () => {
-  app = await createTestApp({ dataDir: await mkdtemp(path.join(os.tmpdir(), "atende-tickets-")) });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-tickets-"));
+  app = await createTestApp({ dataDir });
   t = await buildTenant(app);
   other = await buildTenant(app);
   queueA = await buildQueue(app.sql, t.companyId, { name: "Vendas" });
@@ -26,6 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const api = (method: string, url: string, token: string | undefined, body?: unknown) => app.api(method, url, { token, body });

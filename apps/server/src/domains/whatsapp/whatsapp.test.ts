@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
@@ -7,18 +7,21 @@ import { buildQueue, buildTenant, createTestApp, type TestApp } from "../../../t
 import { channels } from "../../channels/manager.js";
 
 let app: TestApp;
+let dataDir: string;
 let t: Awaited<ReturnType<typeof buildTenant>>;
 let other: Awaited<ReturnType<typeof buildTenant>>;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp({ dataDir: await mkdtemp(path.join(os.tmpdir(), "atende-wa-")) });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-wa-"));
+  app = await createTestApp({ dataDir });
   t = await buildTenant(app, { plan: { connections: 3 } });
   other = await buildTenant(app);
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
   await app.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const api = (method: string, url: string, token: string | undefined, body?: unknown) => app.api(method, url, { token, body });

@@ -33,7 +33,9 @@ function DrawerBody({ user, expanded, connectionsAlert, onNavigate }: { user: Se
 export function AppDrawer({ user, open, wide, connectionsAlert, onClose, onNavigate }: Props) {
   if (!wide) {
     return (
-      <Drawer variant="temporary" open={open} onClose={onClose} ModalProps={{ keepMounted: true }} data-open={open} sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }} data-testid="app-drawer">
+      // Keyed per variant so crossing the breakpoint mounts a fresh drawer instead of turning the
+      // permanent one into a modal mid-state; not kept mounted, so a closed one leaves nothing on the page.
+      <Drawer key="temporary" variant="temporary" open={open} onClose={onClose} data-open={open} sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }} data-testid="app-drawer">
         <DrawerBody user={user} expanded connectionsAlert={connectionsAlert} onNavigate={onNavigate} />
       </Drawer>
     );
@@ -41,6 +43,7 @@ export function AppDrawer({ user, open, wide, connectionsAlert, onClose, onNavig
   const width = open ? DRAWER_WIDTH : DRAWER_MINI_WIDTH;
   return (
     <Drawer
+      key="permanent"
       variant="permanent"
       open={open}
       data-testid="app-drawer"

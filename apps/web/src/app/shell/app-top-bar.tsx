@@ -7,6 +7,7 @@ import MenuOpen from "@mui/icons-material/MenuOpen";
 import Refresh from "@mui/icons-material/Refresh";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
+import { TicketNotificationsButton } from "../../features/tickets/components/notifications-button";
 import { useColorMode } from "../theme";
 import { Greeting } from "./greeting";
 import { LanguageMenu } from "./language-menu";
@@ -20,17 +21,21 @@ interface Props {
   onToggleDrawer(): void;
 }
 
-/** The app bar: drawer toggle, product name, greeting, refresh, volume, theme, language and account menu. */
+/**
+ * The app bar: drawer toggle, product name, greeting, refresh, notifications, volume, theme, language
+ * and account menu. Under 600 px the greeting is hidden and volume, theme and language move into the
+ * account menu, so the bar never overflows.
+ */
 export function AppTopBar({ user, drawerOpen, wide, onToggleDrawer }: Props) {
   const { t } = useTranslation();
   const { mode, toggle } = useColorMode();
   return (
     <AppBar position="fixed" elevation={0} sx={{ zIndex: (theme) => theme.zIndex.drawer + 1, borderBottom: 1, borderColor: "divider" }}>
-      <Toolbar sx={{ gap: 1 }}>
+      <Toolbar sx={{ gap: wide ? 1 : 0.25 }}>
         <IconButton color="inherit" edge="start" aria-label={t("shell.toggleMenu")} aria-expanded={drawerOpen} onClick={onToggleDrawer}>
           {drawerOpen && wide ? <MenuOpen /> : <MenuIcon />}
         </IconButton>
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1, mr: 2 }}>
+        <Box sx={{ display: "flex", alignItems: "center", gap: 1, mr: wide ? 2 : 0, minWidth: 0 }}>
           <ChatBubble fontSize="small" />
           <Typography variant="h6" component="span" sx={{ fontWeight: 700, letterSpacing: 0.3 }}>
             Atende
@@ -45,14 +50,19 @@ export function AppTopBar({ user, drawerOpen, wide, onToggleDrawer }: Props) {
             <Refresh />
           </IconButton>
         </Tooltip>
-        <VolumeControl />
-        <Tooltip title={mode === "dark" ? t("shell.lightTheme") : t("shell.darkTheme")}>
-          <IconButton color="inherit" aria-label={t("shell.toggleTheme")} data-theme-mode={mode} onClick={toggle}>
-            {mode === "dark" ? <Brightness7 /> : <Brightness4 />}
-          </IconButton>
-        </Tooltip>
-        <LanguageMenu />
-        <UserMenu user={user} />
+        <TicketNotificationsButton />
+        {wide && (
+          <>
+            <VolumeControl />
+            <Tooltip title={mode === "dark" ? t("shell.lightTheme") : t("shell.darkTheme")}>
+              <IconButton color="inherit" aria-label={t("shell.toggleTheme")} data-theme-mode={mode} onClick={toggle}>
+                {mode === "dark" ? <Brightness7 /> : <Brightness4 />}
+              </IconButton>
+            </Tooltip>
+            <LanguageMenu />
+          </>
+        )}
+        <UserMenu user={user} compact={!wide} />
       </Toolbar>
     </AppBar>
   );

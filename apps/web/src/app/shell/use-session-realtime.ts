@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
 import { useSession } from "../../features/auth/session";
+import { clearOfflineCache } from "../../features/tickets/offline/db";
 import { disconnectSocket, getSocket } from "../../lib/socket";
 import { clearSessionData } from "../../lib/storage";
 import { useSocketEvent } from "../../lib/use-socket-event";
@@ -39,6 +40,7 @@ export function useSessionRealtime(user: SessionUser): void {
     // Not a logout call: that would revoke the new session too. The old refresh token is already spent.
     toast.error(t("login.loggedElsewhere"), { toastId: "logged-elsewhere" });
     clearSessionData();
+    void clearOfflineCache(user.companyId, user.id);
     disconnectSocket();
     setTimeout(() => window.location.reload(), LIMITS.loginElsewhereReloadMs);
   });

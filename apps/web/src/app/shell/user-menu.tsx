@@ -1,21 +1,31 @@
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
+import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
+import Brightness4 from "@mui/icons-material/Brightness4";
+import Brightness7 from "@mui/icons-material/Brightness7";
+import Check from "@mui/icons-material/Check";
 import Logout from "@mui/icons-material/Logout";
 import PersonOutline from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
-import type { SessionUser } from "@atende/shared";
+import { LANGUAGES, type SessionUser } from "@atende/shared";
 import { useSession } from "../../features/auth/session";
+import { setLanguage } from "../../lib/i18n";
+import { useColorMode } from "../theme";
 import { ProfileDialog } from "./profile-dialog";
+import { VolumeSlider } from "./volume-control";
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/);
   return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? "") : "")).toUpperCase();
 }
 
-/** The account menu of the app bar: profile dialog and logout. */
-export function UserMenu({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
+/**
+ * The account menu of the app bar: profile dialog and logout. `compact` (narrow screens) also holds
+ * the volume, theme and language controls the app bar has no room for.
+ */
+export function UserMenu({ user, compact = false }: { user: SessionUser; compact?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { mode, toggle } = useColorMode();
   const { logout } = useSession();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -35,6 +45,30 @@ export function UserMenu({ user }: { user: SessionUser }) {
           {user.email}
         </Typography>
         <Divider />
+        {compact && [
+          <VolumeSlider key="volume" />,
+          <MenuItem key="theme" onClick={toggle} data-theme-mode={mode}>
+            <ListItemIcon>{mode === "dark" ? <Brightness7 fontSize="small" /> : <Brightness4 fontSize="small" />}</ListItemIcon>
+            <ListItemText>{mode === "dark" ? t("shell.lightTheme") : t("shell.darkTheme")}</ListItemText>
+          </MenuItem>,
+          <ListSubheader key="language" sx={{ lineHeight: "32px", bgcolor: "transparent" }}>
+            {t("shell.language")}
+          </ListSubheader>,
+          ...LANGUAGES.map((lang) => (
+            <MenuItem
+              key={lang}
+              selected={i18n.language === lang}
+              onClick={() => {
+                setLanguage(lang);
+                setAnchor(null);
+              }}
+            >
+              <ListItemIcon>{i18n.language === lang && <Check fontSize="small" />}</ListItemIcon>
+              <ListItemText>{t(`languages.${lang}`)}</ListItemText>
+            </MenuItem>
+          )),
+          <Divider key="divider" />,
+        ]}
         <MenuItem
           onClick={() => {
             setAnchor(null);

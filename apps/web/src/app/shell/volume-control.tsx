@@ -6,15 +6,29 @@ import { useTranslation } from "react-i18next";
 import { LIMITS } from "@atende/shared";
 import { getVolume, setVolume } from "../../lib/volume";
 
-/** Notification volume: a slider from 0 to 1 in steps of 0.1, stored locally (spec 1-core §9). */
-export function VolumeControl() {
+/** The volume slider itself, from 0 to 1 in steps of 0.1, stored locally (spec 1-core §9). */
+export function VolumeSlider({ onChange }: { onChange?(value: number): void }) {
   const { t } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [volume, setState] = useState(getVolume);
   const change = (value: number) => {
     setVolume(value);
     setState(getVolume());
+    onChange?.(getVolume());
   };
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, px: 2, py: 1.5, width: 220 }}>
+      <VolumeOff fontSize="small" color="action" />
+      <Slider aria-label={t("shell.volume")} value={volume} min={0} max={1} step={LIMITS.volumeStep} valueLabelDisplay="auto" onChange={(_, v) => change(v as number)} />
+      <VolumeUp fontSize="small" color="action" />
+    </Box>
+  );
+}
+
+/** Notification volume: an icon button opening the slider. */
+export function VolumeControl() {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [volume, setState] = useState(getVolume);
   return (
     <>
       <Tooltip title={t("shell.volume")}>
@@ -23,19 +37,7 @@ export function VolumeControl() {
         </IconButton>
       </Tooltip>
       <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
-        <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, px: 2, py: 1.5, width: 220 }}>
-          <VolumeOff fontSize="small" color="action" />
-          <Slider
-            aria-label={t("shell.volume")}
-            value={volume}
-            min={0}
-            max={1}
-            step={LIMITS.volumeStep}
-            valueLabelDisplay="auto"
-            onChange={(_, v) => change(v as number)}
-          />
-          <VolumeUp fontSize="small" color="action" />
-        </Box>
+        <VolumeSlider onChange={setState} />
       </Popover>
     </>
   );

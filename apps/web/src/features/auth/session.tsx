@@ -4,6 +4,7 @@ import type { SessionResponse, SessionUser } from "@atende/shared";
 import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "../../lib/api";
 import { disconnectSocket } from "../../lib/socket";
 import { clearSessionData, STORAGE_KEYS, writeJson } from "../../lib/storage";
+import { clearOfflineCache } from "../tickets/offline/db";
 
 interface SessionState {
   user: SessionUser | null;
@@ -91,6 +92,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         }
         disconnectSocket();
         clearSessionData();
+        // The tickets offline cache (IndexedDB, one database per user) must not outlive the session.
+        if (user) await clearOfflineCache(user.companyId, user.id);
         queryClient.clear();
         setUserState(null);
       },

@@ -45,6 +45,8 @@ export default function SignupPage() {
   });
 
   const money = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
+  // A plan limit of 0 means no limit.
+  const limit = (n: number) => (n === 0 ? t("signup.unlimited") : n);
   return (
     <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")} onSubmit={submit} maxWidth={480}>
       <TextField label={t("signup.name")} {...register("name")} error={!!errors.name} helperText={errors.name?.message} fullWidth margin="dense" autoFocus autoComplete="organization" />
@@ -71,7 +73,7 @@ export default function SignupPage() {
           >
             {(plans.data ?? []).map((p) => (
               <MenuItem key={p.id} value={p.id}>
-                {t("signup.planOption", { name: p.name, users: p.users, connections: p.connections, queues: p.queues, value: money.format(p.value) })}
+                {t("signup.planOption", { name: p.name, users: limit(p.users), connections: limit(p.connections), queues: limit(p.queues), value: money.format(p.value) })}
               </MenuItem>
             ))}
           </TextField>

@@ -27,3 +27,13 @@ export function removeTicketTags(ticketId: number): Promise<unknown> {
 export function addTicketTag(ticketId: number, tagId: number): Promise<unknown> {
   return api(`/ticket-tags/${ticketId}/${tagId}`, { method: "PUT" });
 }
+
+/** A new lane: a tag shown on the kanban (POST /tags with kanban 1). */
+export function createLane(input: { name: string; color: string }): Promise<Tag> {
+  return api<Tag>("/tags", { method: "POST", body: { ...input, kanban: 1 } });
+}
+
+/** Removes a lane: the tag stays, it just stops being a kanban column (PUT /tags/:id kanban 0). */
+export function removeLane(tagId: number): Promise<Tag> {
+  return api<Tag>(`/tags/${tagId}`, { method: "PUT", body: { kanban: 0 } });
+}

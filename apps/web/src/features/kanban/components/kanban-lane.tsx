@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
-import { Box, Chip, Paper, Typography } from "@mui/material";
+import { Box, Chip, IconButton, Paper, Tooltip, Typography } from "@mui/material";
+import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
 
 interface Props {
@@ -8,11 +9,13 @@ interface Props {
   color: string;
   count: number;
   onDropTicket(ticketId: number, from: string, to: string): void;
+  /** Admins may remove a tag lane (not 'Em aberto'). */
+  onRemove?(): void;
   children: ReactNode;
 }
 
 /** One kanban column; accepts cards dragged from other columns (native HTML5 drag and drop). */
-export function KanbanLane({ id, title, color, count, onDropTicket, children }: Props) {
+export function KanbanLane({ id, title, color, count, onDropTicket, onRemove, children }: Props) {
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
   return (
@@ -54,6 +57,13 @@ export function KanbanLane({ id, title, color, count, onDropTicket, children }: 
           {title}
         </Typography>
         <Chip size="small" label={count} sx={{ bgcolor: "rgba(255,255,255,0.25)", color: "#fff", fontWeight: 600 }} />
+        {onRemove && (
+          <Tooltip title={t("kanban.removeLane")}>
+            <IconButton size="small" aria-label={t("kanban.removeLane")} onClick={onRemove} sx={{ color: "#fff", mr: -1 }} data-testid="remove-lane">
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
       </Box>
       <Box sx={{ p: 1, display: "flex", flexDirection: "column", gap: 1, overflowY: "auto", minHeight: 120, flexGrow: 1 }}>
         {children}

@@ -22,8 +22,10 @@ interface OfflineSchema extends DBSchema {
 type Db = IDBPDatabase<OfflineSchema>;
 let current: { name: string; db: Promise<Db | null> } | null = null;
 
+const dbName = (companyId: number, userId: number) => `atende-offline-${companyId}-${userId}`;
+
 export function openOffline(companyId: number, userId: number): Promise<Db | null> {
-  const name = `atende-offline-${companyId}-${userId}`;
+  const name = dbName(companyId, userId);
   if (current?.name === name) return current.db;
   const db = (typeof indexedDB === "undefined"
     ? Promise.resolve(null)
@@ -41,6 +43,28 @@ export function openOffline(companyId: number, userId: number): Promise<Db | nul
   ).catch(() => null);
   current = { name, db };
   return db;
+}
+
+/**
+ * Deletes one user's offline cache (on logout and when the account logs in elsewhere): closes the open
+ * connection first, which would otherwise block the deletion. Never rejects.
+ */
+export async function clearOfflineCache(companyId: number, userId: number): Promise<void> {
+  const name = dbName(companyId, userId);
+  if (current?.name === name) {
+    const open = current.db;
+    current = null;
+    (await open)?.close();
+  }
+  if (typeof indexedDB === "undefined") return;
+  await new Promise<void>((resolve) => {
+    try {
+      const req = indexedDB.deleteDatabase(name);
+      req.onsuccess = req.onerror = req.onblocked = () => resolve();
+    } catch {
+      resolve();
+    }
+  });
 }
 
 function db(): Promise<Db | null> {
