@@ -6,8 +6,10 @@ export interface JobDefinition<S extends z.ZodType> {
   name: string;
   schema: S;
   handler: (payload: z.infer<S>) => Promise<void>;
-  /** Parallel handlers per process. */
+  /** Workers per process (each takes a batch of up to batchSize jobs per poll). */
   concurrency?: number;
+  /** Jobs fetched and run in parallel per poll (default 20). */
+  batchSize?: number;
   retryLimit?: number;
 }
 
@@ -40,15 +42,28 @@ export class Jobs {
     for (const def of this.definitions.values()) {
       await this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true });
       if (!this.runWorkers) continue;
-      await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
-        for (const job of jobs) await def.handler(def.schema.parse(job.data));
-      });
-      for (let i = 1; i < (def.concurrency ?? 1); i++) {
-        await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
-          for (const job of jobs) await def.handler(def.schema.parse(job.data));
-        });
+      for (let i = 0; i < (def.concurrency ?? 1); i++) {
+        await this.boss.work(def.name, { batchSize: def.batchSize ?? 20, pollingIntervalSeconds: 1 }, (jobs) => this.runBatch(def, jobs));
       }
     }
+  }
+
+  /**
+   * pg-boss waits one polling interval after every fetch, so workers take a batch at a time and run
+   * its jobs in parallel. A job that fails is failed on its own (retried with backoff); the rest of the
+   * batch completes normally.
+   */
+  private async runBatch(def: JobDefinition<z.ZodType>, jobs: PgBoss.Job<unknown>[]): Promise<void> {
+    await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await def.handler(def.schema.parse(job.data));
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          await this.boss.fail(def.name, job.id, { message }).catch(() => undefined);
+        }
+      }),
+    );
   }
 
   async send<S extends z.ZodType>(name: string, payload: z.infer<S>, options: SendOptions = {}): Promise<string | null> {

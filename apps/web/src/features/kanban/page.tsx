@@ -1,17 +1,20 @@
-import { useMemo, useRef } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Box, CircularProgress, Typography } from "@mui/material";
+import { Alert, Box, Button, CircularProgress, Typography } from "@mui/material";
+import AddIcon from "@mui/icons-material/Add";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
-import { channel, type Ticket } from "@atende/shared";
+import { atLeast, channel, type Tag, type Ticket } from "@atende/shared";
+import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../auth/session";
-import { addTicketTag, fetchKanbanTags, fetchKanbanTickets, kanbanKeys, removeTicketTags } from "./api/kanban";
+import { addTicketTag, fetchKanbanTags, fetchKanbanTickets, kanbanKeys, removeLane, removeTicketTags } from "./api/kanban";
 import { KanbanCard } from "./components/kanban-card";
 import { KanbanLane } from "./components/kanban-lane";
+import { LaneDialog } from "./components/lane-dialog";
 
 const OPEN_LANE = "open";
 const OPEN_COLOR = "#5C59A0";
@@ -25,6 +28,11 @@ export default function KanbanPage() {
   const ticketsKey = kanbanKeys.tickets(queueIds);
   const tags = useQuery({ queryKey: kanbanKeys.lanes, queryFn: fetchKanbanTags });
   const tickets = useQuery({ queryKey: ticketsKey, queryFn: () => fetchKanbanTickets(queueIds) });
+  const isAdmin = atLeast(user, "admin");
+  const [adding, setAdding] = useState(false);
+  // The lane stays set while the confirmation fades out, so its title does not flicker.
+  const [removing, setRemoving] = useState<Tag | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   // Ticket changes elsewhere refresh the board (coalesced).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -64,6 +72,17 @@ export default function KanbanPage() {
     }
   }
 
+  async function dropLane(lane: Tag) {
+    try {
+      await removeLane(lane.id);
+      toast.success(t("common.successOperation"));
+    } catch (err) {
+      toastError(err);
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: kanbanKeys.all });
+    }
+  }
+
   const open = (ticket: Ticket) => navigate(`/tickets/${ticket.uuid}`);
   const loading = tags.isLoading || tickets.isLoading;
   return (
@@ -72,6 +91,11 @@ export default function KanbanPage() {
         <Typography variant="body2" color="text.secondary">
           {t("kanban.dragHint")}
         </Typography>
+        {isAdmin && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+            {t("kanban.newLane")}
+          </Button>
+        )}
       </PageHeading>
       {tags.isSuccess && lanes.length === 0 && (
         <Alert severity="info" sx={{ mb: 2 }}>
@@ -92,7 +116,14 @@ export default function KanbanPage() {
           {lanes.map((lane) => {
             const cards = byLane.get(String(lane.id)) ?? [];
             return (
-              <KanbanLane key={lane.id} id={String(lane.id)} title={lane.name} color={lane.color} count={cards.length} onDropTicket={move}>
+              <KanbanLane key={lane.id} id={String(lane.id)} title={lane.name} color={lane.color} count={cards.length} onDropTicket={move} onRemove={
+                  isAdmin
+                    ? () => {
+                        setRemoving(lane);
+                        setConfirming(true);
+                      }
+                    : undefined
+                }>
                 {cards.map((tk) => (
                   <KanbanCard key={tk.id} ticket={tk} laneId={String(lane.id)} onOpen={open} />
                 ))}
@@ -101,6 +132,23 @@ export default function KanbanPage() {
           })}
         </Box>
       )}
+      <LaneDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onCreated={() => {
+          toast.success(t("common.successOperation"));
+          void queryClient.invalidateQueries({ queryKey: kanbanKeys.all });
+        }}
+      />
+      <ConfirmationDialog
+        open={confirming}
+        title={t("kanban.removeLaneTitle", { name: removing?.name ?? "" })}
+        confirmLabel={t("kanban.remove")}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => removing && void dropLane(removing)}
+      >
+        {t("kanban.removeLaneText")}
+      </ConfirmationDialog>
     </Box>
   );
 }
