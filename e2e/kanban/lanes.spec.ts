@@ -25,7 +25,7 @@ test("an admin adds a kanban column and removes one, with confirmation", async (
   const chosen = (await swatch.getAttribute("data-color"))!;
   await swatch.click();
   await expect(picker).toBeHidden();
-  await expect(dialog.getByLabel("Cor")).toHaveValue(chosen);
+  await expect(dialog.getByRole("textbox", { name: "Cor" })).toHaveValue(chosen);
   await page.screenshot({ path: "/tmp/kanban-lane-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();

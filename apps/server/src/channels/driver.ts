@@ -15,6 +15,11 @@ export interface WhatsappDriver {
   disconnect(): Promise<void>;
   /** Stops the driver without logging out (server shutdown). */
   stop(): Promise<void>;
+  /**
+   * Refusals known before anything is sent (e.g. the official 24-hour window): thrown as an AppError,
+   * and the message is then not stored at all. Optional.
+   */
+  precheck?(to: string): Promise<void>;
   sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage>;
   sendMedia(to: string, media: OutgoingMedia, opts?: SendOptions): Promise<SentMessage>;
   deleteMessage(to: string, providerId: string): Promise<void>;

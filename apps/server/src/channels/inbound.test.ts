@@ -164,7 +164,7 @@ describe("inbound pipeline", () => {
     let ticket = (await api("GET", `/api/tickets/${ticketId}`, t.admin.token)).json();
     expect(ticket).toMatchObject({ queueId: null, chatbot: true });
     const menu = (await api("GET", `/api/sandbox/${multi}/outbox?number=${number}&outboundOnly=true`, t.admin.token)).json().records;
-    expect(menu.at(-1).body).toMatch(/Escolha:\n\n\*\[ 1 \]\* - Vendas\n\*\[ 2 \]\* - Suporte/);
+    expect(menu.at(-1).body).toMatch(/Escolha:\n\n\*1\* - Vendas\n\*2\* - Suporte$/);
     await inbound(app, t.admin.token, multi, { number, body: "2" });
     ticket = (await api("GET", `/api/tickets/${ticketId}`, t.admin.token)).json();
     expect(ticket).toMatchObject({ queueId: queueB, chatbot: false });

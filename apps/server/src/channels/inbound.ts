@@ -7,13 +7,16 @@ import * as contactRepo from "../domains/contacts/repository.js";
 import { messagePreview, presentMessage } from "../domains/messages/presenter.js";
 import * as messageRepo from "../domains/messages/repository.js";
 import { sendOutgoing } from "../domains/messages/send-message.js";
-import { applyVariables } from "../domains/messages/variables.js";
 import { emitAppMessage, emitTicketUpdate } from "../domains/tickets/events.js";
-import { ticketProtocol } from "../domains/tickets/presenter.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
-import type { TicketRow } from "../domains/tickets/repository.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
+import { AppError } from "../core/errors.js";
+import type { Sql } from "../db/sql.js";
 import type { InboundMessage } from "./driver.js";
+import { takeRatingReply } from "./routing/closing.js";
+import { touchExpiry } from "./routing/expiry.js";
+import { isConnectionNumber } from "./routing/own-numbers.js";
+import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket } from "./routing/queue-routing.js";
 
 export interface Connection {
   companyId: number;
@@ -25,6 +28,10 @@ export interface InboundResult {
   ticketId: number;
   contactId: number;
   duplicate: boolean;
+  /** Not stored: the sender is one of the company's own connection numbers (ERR_CONTACT_IS_WHATSAPP). */
+  ignored?: boolean;
+  /** Stored as the 1-5 rating of the contact's last closed ticket (`ticketId`), not as a new ticket. */
+  rating?: number;
 }
 
 /**
@@ -49,6 +56,15 @@ export function processInbound(ctx: AppContext, conn: Connection, msg: InboundMe
   return serialised(`${conn.whatsappId}:${msg.from}`, () => handleInbound(ctx, conn, msg));
 }
 
+/** The active ticket of a contact on a connection, locked, with what routing reads ($3 = timeUseBotQueues). */
+function lockActiveTicket(sql: Sql, companyId: number, contactId: number, whatsappId: number, timeUseBotQueues: number) {
+  return sql.maybe<RoutingTicket>(
+    `SELECT ${ROUTING_COLUMNS} FROM tickets
+      WHERE company_id = $1 AND contact_id = $2 AND whatsapp_id = $4 AND status <> 'closed' FOR UPDATE`,
+    [companyId, contactId, timeUseBotQueues, whatsappId],
+  );
+}
+
 async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMessage): Promise<InboundResult> {
   const { companyId, whatsappId } = conn;
   const existing = await messageRepo.findByProviderId(ctx.sql, companyId, whatsappId, msg.providerId);
@@ -56,11 +72,16 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     const t = await ticketRepo.findTicket(ctx.sql, companyId, existing.ticket_id);
     return { messageId: existing.id, ticketId: existing.ticket_id, contactId: t?.contact_id ?? 0, duplicate: true };
   }
+  // Two connections of the company talking to each other are not a customer conversation.
+  if (!msg.isGroup && (await isConnectionNumber(ctx.sql, companyId, msg.from))) {
+    return { messageId: 0, ticketId: 0, contactId: 0, duplicate: false, ignored: true };
+  }
   const connection = await whatsappRepo.findWhatsapp(ctx.sql, companyId, whatsappId);
   if (!connection) throw new Error(`connection ${whatsappId} not found`);
   const mediaPath = msg.media
     ? await mediaStorage(ctx.config.dataDir).put(companyId, msg.media.data, { fileName: msg.media.fileName, mimetype: msg.media.mimetype })
     : null;
+  const fromMe = Boolean(msg.fromMe);
 
   const result = await ctx.sql.tx(async (sql) => {
     await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext($1))", [`${whatsappId}:${msg.from}`]);
@@ -70,24 +91,29 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       isGroup: Boolean(msg.isGroup),
       whatsappId,
     });
-    let ticketId = (await ticketRepo.findActiveTicket(sql, companyId, contact.id, whatsappId))?.id ?? null;
+    let ticket = await lockActiveTicket(sql, companyId, contact.id, whatsappId, connection.time_use_bot_queues);
     let ticketCreated = false;
-    if (ticketId === null) {
-      const single = connection.queues.length === 1 ? connection.queues[0]!.id : null;
-      ticketId = await ticketRepo.insertTicketIfNone(sql, {
-        companyId,
-        contactId: contact.id,
-        whatsappId,
-        status: "pending",
-        userId: null,
-        queueId: single,
-        isGroup: Boolean(msg.isGroup),
-        originFromMe: Boolean(msg.fromMe),
-      });
-      ticketCreated = ticketId !== null;
-      if (ticketId === null) ticketId = (await ticketRepo.findActiveTicket(sql, companyId, contact.id, whatsappId))!.id;
-      if (ticketCreated && !msg.fromMe && connection.queues.length > 1) await ticketRepo.updateTicket(sql, companyId, ticketId, { chatbot: true });
+    let rated: { ticketId: number; rate: number } | null = null;
+    if (ticket === null) {
+      if (!fromMe && !msg.isGroup) rated = await takeRatingReply(sql, companyId, contact.id, whatsappId, msg.body);
+      if (!rated) {
+        const single = connection.queues.length === 1 ? connection.queues[0]!.id : null;
+        const created = await ticketRepo.insertTicketIfNone(sql, {
+          companyId,
+          contactId: contact.id,
+          whatsappId,
+          status: "pending",
+          userId: null,
+          queueId: single,
+          isGroup: Boolean(msg.isGroup),
+          originFromMe: fromMe,
+        });
+        ticketCreated = created !== null;
+        ticket = await lockActiveTicket(sql, companyId, contact.id, whatsappId, connection.time_use_bot_queues);
+        if (!ticket) throw new Error("inbound: the contact's active ticket vanished");
+      }
     }
+    const ticketId = rated ? rated.ticketId : ticket!.id;
     let quotedMsgId: number | null = null;
     if (msg.quotedProviderId) {
       quotedMsgId = (await messageRepo.findByProviderId(sql, companyId, whatsappId, msg.quotedProviderId))?.id ?? null;
@@ -107,18 +133,27 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       whatsappId,
       providerId: msg.providerId,
       body: msg.body,
-      fromMe: Boolean(msg.fromMe),
+      fromMe,
       mediaType: msg.mediaType,
       mediaPath,
       mediaName: msg.media?.fileName ?? null,
       mimetype: msg.media?.mimetype ?? null,
-      ack: msg.fromMe ? 2 : 0,
-      read: Boolean(msg.fromMe),
+      ack: fromMe ? 2 : 0,
+      // a rating reply joins the closed ticket's history without making it unread
+      read: fromMe || rated !== null,
       quotedMsgId,
     });
     if (messageId === null) return null;
-    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName), Boolean(msg.fromMe));
-    return { messageId, ticketId, contact, ticketCreated };
+    if (rated) return { messageId, ticketId, contact, ticketCreated, rated, decision: null, previous: null };
+
+    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName), fromMe);
+    await touchExpiry(ctx, sql, companyId, ticketId, connection.expires_ticket);
+    let decision: RoutingDecision | null = null;
+    if (!fromMe) {
+      decision = await decideRoute(sql, ticket!, connection, msg.body, ticketCreated);
+      if (Object.keys(decision.patch).length) await ticketRepo.updateTicket(sql, companyId, ticketId, decision.patch);
+    }
+    return { messageId, ticketId, contact, ticketCreated, rated: null, decision, previous: ticket };
   });
 
   if (!result) {
@@ -132,63 +167,32 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
   }
   const ticket = (await ticketRepo.findTicket(ctx.sql, companyId, result.ticketId))!;
   const message = (await messageRepo.findMessage(ctx.sql, companyId, result.messageId))!;
-  if (result.ticketCreated) await emitTicketUpdate(ctx, ticket);
+  const moved = result.decision !== null && Object.keys(result.decision.patch).length > 0;
+  if (result.ticketCreated || moved) {
+    // a ticket leaving the menu was seen by the whole company (no queue): they learn it moved
+    const before =
+      result.previous && !result.ticketCreated
+        ? { company_id: companyId, queue_id: result.previous.queue_id, queue_name: null, transfer_queue_id: null, user_id: null }
+        : null;
+    await emitTicketUpdate(ctx, ticket, before);
+  }
   await emitAppMessage(ctx, "create", presentMessage(message), ticket);
 
-  if (!msg.fromMe) await routeToQueue(ctx, ticket, connection, msg.body, result.ticketCreated).catch((err: unknown) => {
-    console.error("queue routing failed", err);
-  });
-  return { messageId: result.messageId, ticketId: result.ticketId, contactId: result.contact.id, duplicate: false };
-}
-
-function menuText(connection: whatsappRepo.WhatsappRow, ticket: TicketRow): string {
-  const greeting = applyVariables(connection.greeting_message, { contactName: ticket.contact_name, protocol: ticketProtocol(ticket) });
-  const options = connection.queues.map((q, i) => `*[ ${i + 1} ]* - ${q.name}`).join("\n");
-  return greeting ? `${greeting}\n\n${options}` : options;
-}
-
-/**
- * Queue choice: one queue on the connection is assigned at once (its greeting is sent); several send
- * the connection's greeting with a numbered menu, and the contact's reply picks the queue. After
- * maxUseBotQueues unanswered menus the ticket stays pending without a queue.
- */
-async function routeToQueue(
-  ctx: AppContext,
-  ticket: TicketRow,
-  connection: whatsappRepo.WhatsappRow,
-  body: string,
-  created: boolean,
-): Promise<void> {
-  if (ticket.is_group || ticket.status === "closed") return;
-  const vars = { contactName: ticket.contact_name, protocol: ticketProtocol(ticket) };
-  if (created && connection.queues.length === 1) {
-    const greeting = connection.queues[0]!.greetingMessage;
-    if (greeting) await sendOutgoing(ctx, { ticket, body: applyVariables(greeting, vars), userId: null });
-    return;
+  for (const text of result.decision?.sends ?? []) {
+    try {
+      await sendOutgoing(ctx, { ticket, body: text, userId: null });
+    } catch (err) {
+      // The customer's message is stored; an automatic answer that cannot go out is only logged.
+      if (!(err instanceof AppError)) console.error("automatic message failed", err);
+    }
   }
-  if (!ticket.chatbot || connection.queues.length < 2) return;
-  if (created) {
-    await sendOutgoing(ctx, { ticket, body: menuText(connection, ticket), userId: null });
-    await ticketRepo.updateTicket(ctx.sql, ticket.company_id, ticket.id, { amount_used_bot_queues: 1 });
-    return;
-  }
-  const choice = Number(body.trim());
-  const queue = Number.isInteger(choice) && choice >= 1 ? connection.queues[choice - 1] : undefined;
-  if (queue) {
-    await ticketRepo.updateTicket(ctx.sql, ticket.company_id, ticket.id, { queue_id: queue.id, chatbot: false });
-    const moved = (await ticketRepo.findTicket(ctx.sql, ticket.company_id, ticket.id))!;
-    await emitTicketUpdate(ctx, moved, ticket);
-    if (queue.greetingMessage) await sendOutgoing(ctx, { ticket: moved, body: applyVariables(queue.greetingMessage, vars), userId: null });
-    return;
-  }
-  const max = connection.max_use_bot_queues || Infinity;
-  if (ticket.amount_used_bot_queues < max) {
-    await sendOutgoing(ctx, { ticket, body: menuText(connection, ticket), userId: null });
-    await ticketRepo.updateTicket(ctx.sql, ticket.company_id, ticket.id, { amount_used_bot_queues: ticket.amount_used_bot_queues + 1 });
-  } else {
-    await ticketRepo.updateTicket(ctx.sql, ticket.company_id, ticket.id, { chatbot: false });
-    await emitTicketUpdate(ctx, (await ticketRepo.findTicket(ctx.sql, ticket.company_id, ticket.id))!);
-  }
+  return {
+    messageId: result.messageId,
+    ticketId: result.ticketId,
+    contactId: result.contact.id,
+    duplicate: false,
+    ...(result.rated ? { rating: result.rated.rate } : {}),
+  };
 }
 
 /** An ack from a driver: raises the stored ack and tells the ticket's viewers. */

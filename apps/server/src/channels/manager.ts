@@ -7,6 +7,18 @@ import * as whatsappRepo from "../domains/whatsapp/repository.js";
 import type { DriverEvents, WhatsappDriver } from "./driver.js";
 import { applyAck, applyEdit, applyRevoke, processInbound } from "./inbound.js";
 import { SandboxDriver } from "./sandbox-driver.js";
+import { claimQueued, deliverQueued, failInterrupted } from "../domains/messages/send-message.js";
+import {
+  claimLease,
+  connectionRoute,
+  HEARTBEAT_MS,
+  heldWithOutbox,
+  newOwnerId,
+  releaseAll,
+  releaseLease,
+  renewLeases,
+  unownedConnected,
+} from "./ownership.js";
 
 export type DriverFactory = (ctx: AppContext, input: { companyId: number; whatsappId: number; events: DriverEvents; resume: boolean }) => WhatsappDriver;
 
@@ -23,13 +35,29 @@ export function supportedProviders(): string[] {
   return [...factories.keys()];
 }
 
+export type SendTarget =
+  | { kind: "local"; driver: WhatsappDriver; expiresTicket: number }
+  | { kind: "remote"; expiresTicket: number };
+
+/** How often a process that runs drivers checks its leases and its connections' outboxes. */
+export const OUTBOX_POLL_MS = 500;
+
 /**
  * Owns the running drivers of this process: starts those of CONNECTED connections on server start,
  * starts/restarts/stops sessions on request, and turns driver events into session updates, the
  * inbound pipeline and ack updates.
+ *
+ * With several server processes on one database, a connection's driver runs only in the process that
+ * holds its lease (connection_owners, see ownership.ts). Another process that must send on it stores
+ * the message as `queued`; the owner picks it up from the outbox within OUTBOX_POLL_MS and sends it once.
  */
 export class ChannelManager {
   private readonly drivers = new Map<number, WhatsappDriver>();
+  readonly ownerId = newOwnerId();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private polling = false;
+  private readonly draining = new Set<number>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -37,7 +65,7 @@ export class ChannelManager {
     return this.drivers.get(whatsappId);
   }
 
-  /** The running, connected driver of a connection of `companyId`, or ERR_WAPP_NOT_INITIALIZED. */
+  /** The running, connected driver of a connection of `companyId` in this process, or ERR_WAPP_NOT_INITIALIZED. */
   async requireConnected(companyId: number, whatsappId: number | null): Promise<WhatsappDriver> {
     if (whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
     const row = await whatsappRepo.findWhatsapp(this.ctx.sql, companyId, whatsappId);
@@ -49,17 +77,44 @@ export class ChannelManager {
     return driver;
   }
 
+  /**
+   * Where a message on this connection is sent from: this process's driver, or (queued) the process
+   * that runs it. ERR_WAPP_NOT_INITIALIZED when it is not connected or no live process runs it.
+   */
+  async sendTarget(companyId: number, whatsappId: number | null): Promise<SendTarget> {
+    if (whatsappId === null) throw new AppError("ERR_NO_WAPP_FOUND");
+    const route = await connectionRoute(this.ctx.sql, companyId, whatsappId, this.ownerId);
+    if (!route) throw new AppError("ERR_NO_WAPP_FOUND");
+    const notConnected = () => new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão não está conectada");
+    if (route.status !== "CONNECTED") throw notConnected();
+    const driver = this.drivers.get(whatsappId);
+    if (driver && driver.companyId === companyId && route.owner !== "other") return { kind: "local", driver, expiresTicket: route.expires_ticket };
+    if (route.owner === "other") return { kind: "remote", expiresTicket: route.expires_ticket };
+    throw notConnected();
+  }
+
+  /** Server start: the connected sessions nobody runs (the others belong to live processes). */
   async startConnected(): Promise<void> {
-    for (const w of await whatsappRepo.connectedWhatsapps(this.ctx.sql)) {
+    this.startTimers();
+    for (const w of await unownedConnected(this.ctx.sql)) {
       if (this.drivers.has(w.id) || !factories.has(w.provider)) continue;
       await this.start(w.company_id, w.id, w.provider, true).catch(() => undefined);
     }
   }
 
-  /** Starts (or restarts) a session; `resume` reuses a stored pairing instead of showing a QR code. */
+  /**
+   * Starts (or restarts) a session; `resume` reuses a stored pairing instead of showing a QR code.
+   * A resume only takes a free lease; an explicit start (an administrator's action) takes the lease
+   * over from another process, which stops its driver within OUTBOX_POLL_MS.
+   */
   async start(companyId: number, whatsappId: number, provider: string, resume = false): Promise<WhatsappDriver> {
     const factory = factories.get(provider);
     if (!factory) throw new AppError("ERR_VALIDATION", `Provider ${provider} is not available yet`);
+    if (!(await claimLease(this.ctx.sql, whatsappId, this.ownerId, !resume))) {
+      throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão está sendo executada por outro servidor");
+    }
+    this.startTimers();
+    await failInterrupted(this.ctx, whatsappId);
     const previous = this.drivers.get(whatsappId);
     if (previous) await previous.stop().catch(() => undefined);
     const driver = factory(this.ctx, { companyId, whatsappId, resume, events: this.eventsFor(companyId, whatsappId) });
@@ -68,11 +123,19 @@ export class ChannelManager {
     return driver;
   }
 
+  /**
+   * Ends a session. Run here: the driver logs out. Run by another process: the lease is taken over
+   * (that process stops its driver without logging out) and the session is marked DISCONNECTED.
+   */
   async disconnect(companyId: number, whatsappId: number): Promise<void> {
     const driver = this.drivers.get(whatsappId);
     this.drivers.delete(whatsappId);
     if (driver) await driver.disconnect();
-    else await this.setSession(companyId, whatsappId, "DISCONNECTED", "");
+    else {
+      await claimLease(this.ctx.sql, whatsappId, this.ownerId, true);
+      await this.setSession(companyId, whatsappId, "DISCONNECTED", "");
+    }
+    await releaseLease(this.ctx.sql, whatsappId, this.ownerId);
   }
 
   /** Forgets a deleted connection's driver without touching its (gone) row. */
@@ -80,12 +143,83 @@ export class ChannelManager {
     const driver = this.drivers.get(whatsappId);
     this.drivers.delete(whatsappId);
     if (driver) await driver.stop().catch(() => undefined);
+    await releaseLease(this.ctx.sql, whatsappId, this.ownerId).catch(() => undefined);
   }
 
+  /** Stops every driver of this process (server shutdown) and frees their leases for other processes. */
   async stopAll(): Promise<void> {
+    this.stopTimers();
     const all = [...this.drivers.values()];
     this.drivers.clear();
     await Promise.all(all.map((d) => d.stop().catch(() => undefined)));
+    await releaseAll(this.ctx.sql, this.ownerId).catch(() => undefined);
+  }
+
+  private startTimers(): void {
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => void this.tick().catch(() => undefined), HEARTBEAT_MS);
+      this.heartbeat.unref();
+    }
+    if (!this.poller) {
+      this.poller = setInterval(() => void this.poll(), OUTBOX_POLL_MS);
+      this.poller.unref();
+    }
+  }
+
+  private stopTimers(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.poller) clearInterval(this.poller);
+    this.heartbeat = this.poller = null;
+  }
+
+  /** A driver whose lease another process took: stopped here without touching the session. */
+  private async lose(whatsappId: number): Promise<void> {
+    const driver = this.drivers.get(whatsappId);
+    this.drivers.delete(whatsappId);
+    if (driver) await driver.stop().catch(() => undefined);
+  }
+
+  /** Every HEARTBEAT_MS: renew the leases, drop the lost ones, start connected sessions nobody runs. */
+  async tick(): Promise<void> {
+    const held = await renewLeases(this.ctx.sql, this.ownerId);
+    for (const id of [...this.drivers.keys()]) if (!held.has(id)) await this.lose(id);
+    for (const w of await unownedConnected(this.ctx.sql)) {
+      if (this.drivers.has(w.id) || !factories.has(w.provider)) continue;
+      await this.start(w.company_id, w.id, w.provider, true).catch(() => undefined);
+    }
+  }
+
+  /** Every OUTBOX_POLL_MS while drivers run here: lost leases, and messages queued by other processes. */
+  async poll(): Promise<void> {
+    if (this.polling || this.drivers.size === 0) return;
+    this.polling = true;
+    try {
+      const held = await heldWithOutbox(this.ctx.sql, this.ownerId);
+      const ids = new Set(held.map((h) => h.whatsapp_id));
+      for (const id of [...this.drivers.keys()]) if (!ids.has(id)) await this.lose(id);
+      for (const h of held) if (h.queued && this.drivers.has(h.whatsapp_id)) void this.drain(h.whatsapp_id);
+    } catch {
+      // the next poll tries again
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Sends a connection's queued messages in order, each once (claimed before sending). */
+  private async drain(whatsappId: number): Promise<void> {
+    if (this.draining.has(whatsappId)) return;
+    this.draining.add(whatsappId);
+    try {
+      for (;;) {
+        const driver = this.drivers.get(whatsappId);
+        if (!driver) return;
+        const batch = await claimQueued(this.ctx.sql, whatsappId, 20);
+        if (!batch.length) return;
+        for (const m of batch) await deliverQueued(this.ctx, driver, m.company_id, m.id).catch(() => undefined);
+      }
+    } finally {
+      this.draining.delete(whatsappId);
+    }
   }
 
   /** Ack from a driver or a durable ack job. */

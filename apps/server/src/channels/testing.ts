@@ -13,11 +13,18 @@ export async function setSetting(app: TestApp, companyId: number, key: string, v
 export async function connectedSandbox(
   app: TestApp,
   adminToken: string,
-  o: { name?: string; queueIds?: number[]; greetingMessage?: string; complationMessage?: string } = {},
+  o: { name?: string; queueIds?: number[]; greetingMessage?: string; complationMessage?: string; fields?: Record<string, unknown> } = {},
 ): Promise<number> {
   const res = await app.api("POST", "/api/whatsapp", {
     token: adminToken,
-    body: { name: o.name ?? "Sandbox", provider: "sandbox", queueIds: o.queueIds ?? [], greetingMessage: o.greetingMessage ?? "", complationMessage: o.complationMessage ?? "" },
+    body: {
+      name: o.name ?? "Sandbox",
+      provider: "sandbox",
+      queueIds: o.queueIds ?? [],
+      greetingMessage: o.greetingMessage ?? "",
+      complationMessage: o.complationMessage ?? "",
+      ...o.fields,
+    },
   });
   if (res.statusCode !== 200) throw new Error(`create whatsapp failed: ${res.body}`);
   const id = res.json().id as number;
@@ -35,4 +42,11 @@ export async function inbound(
   const res = await app.api("POST", `/api/sandbox/${whatsappId}/inbound`, { token, body: { name: "Cliente", body: "Olá", ...body } });
   if (res.statusCode !== 200) throw new Error(`inbound failed: ${res.body}`);
   return res.json();
+}
+
+/** What the sandbox "phone" received from the connection (the agents' and automatic messages), oldest first. */
+export async function phoneOutbox(app: TestApp, token: string, whatsappId: number, number: string): Promise<string[]> {
+  const res = await app.api("GET", `/api/sandbox/${whatsappId}/outbox?number=${number}&outboundOnly=true`, { token });
+  if (res.statusCode !== 200) throw new Error(`outbox failed: ${res.body}`);
+  return (res.json().records as { body: string }[]).map((r) => r.body);
 }

@@ -24,6 +24,7 @@ import { officialWhatsappRoutes } from "./official-whatsapp/routes.js";
 import { webhooksRoutes } from "./webhooks/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
+import { channelRouting } from "../channels/routing/index.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -40,6 +41,7 @@ export const domains: Domain[] = [
   contactsImportRoutes,
   kanbanRoutes,
   baileysChannel,
+  channelRouting,
   whatsappRoutes,
   sandboxRoutes,
   contactsRoutes,

@@ -26,7 +26,7 @@ export function AppLayout() {
   const setOpen = wide ? setWideOpen : setNarrowOpen;
   const { pathname } = useLocation();
 
-  useSessionRealtime(user);
+  const endedElsewhere = useSessionRealtime(user);
   const connectionsAlert = useConnectionsAlert(user.companyId);
 
   // Crossing the breakpoint resets the drawer to that width's default.
@@ -36,6 +36,9 @@ export function AppLayout() {
   }, [wide]);
   // Under 600 px the drawer closes after each navigation.
   useEffect(() => setNarrowOpen(false), [pathname]);
+
+  // Logged in elsewhere: the page reloads in a moment; unmounting the pages stops their API calls.
+  if (endedElsewhere) return <LinearProgress />;
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>

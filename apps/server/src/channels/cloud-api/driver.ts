@@ -74,6 +74,11 @@ export class CloudApiDriver implements WhatsappDriver {
     if (!last || Date.now() - last.getTime() > SESSION_WINDOW_MS) throw sessionExpired();
   }
 
+  /** The channel layer checks the window before storing a message (a refused send leaves no row). */
+  precheck(to: string): Promise<void> {
+    return this.ensureWindow(to);
+  }
+
   private async send(to: string, payload: Record<string, unknown>, opts?: SendOptions): Promise<SentMessage> {
     const { client, phoneNumberId } = await this.target();
     try {

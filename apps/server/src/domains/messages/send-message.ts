@@ -1,8 +1,12 @@
-import type { MediaType } from "@atende/shared";
+import { ERROR_STATUS, type ErrorCode, type MediaType } from "@atende/shared";
+import type { SentMessage, WhatsappDriver } from "../../channels/driver.js";
 import { channels } from "../../channels/manager.js";
+import { touchExpiry } from "../../channels/routing/expiry.js";
+import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { mediaStorage } from "../../core/storage.js";
+import type { Sql } from "../../db/sql.js";
 import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import type { TicketRow } from "../tickets/repository.js";
@@ -33,80 +37,254 @@ export interface SendInput {
   quotedMsgId?: number | null;
 }
 
+/** How long a send waits for the process that runs the connection before answering with the queued row. */
+export const REMOTE_SEND_WAIT_MS = 10_000;
+
+interface Delivery {
+  companyId: number;
+  id: number;
+  to: string;
+  body: string;
+  media: { data: Buffer; fileName: string; mimetype: string; type: MediaType } | null;
+  quotedProviderId?: string;
+}
+
 /**
- * Sends one message through the ticket's connection and records it: the driver first (so a failure
- * records nothing), then the row with the provider id, the ticket's last message, and the event.
+ * Sends one message through the ticket's connection. The row is stored first (ack 0, shown as
+ * pending; send_status `pending`, or `queued` when another server process runs the connection), with
+ * the ticket's last message; then the driver sends it and the row gets its provider id and ack 1. A
+ * refused send leaves the row `failed` (ack 0, send_error) and answers ERR_SENDING_WAPP_MSG (or the
+ * driver's own code), so a message is never sent without being recorded. Refusals known before any
+ * send (not connected, a connection's own number, the official 24-hour window) store nothing.
  */
 export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<repo.MessageRow> {
   const { ticket } = input;
-  const driver = await channels(ctx).requireConnected(ticket.company_id, ticket.whatsapp_id);
+  const companyId = ticket.company_id;
+  const target = await channels(ctx).sendTarget(companyId, ticket.whatsapp_id);
   const to = ticket.contact_number;
+  if (!ticket.is_group) await assertNotConnectionNumber(ctx.sql, companyId, to);
   let quotedProviderId: string | undefined;
   if (input.quotedMsgId) {
     const quoted = await ctx.sql.maybe<{ provider_id: string | null; contact_id: number }>(
       "SELECT provider_id, contact_id FROM messages WHERE company_id = $1 AND id = $2",
-      [ticket.company_id, input.quotedMsgId],
+      [companyId, input.quotedMsgId],
     );
     if (!quoted || quoted.contact_id !== ticket.contact_id) throw new AppError("ERR_VALIDATION", "Mensagem citada não encontrada");
     quotedProviderId = quoted.provider_id ?? undefined;
   }
+  if (target.kind === "local" && target.driver.precheck) await target.driver.precheck(to);
 
   const storage = mediaStorage(ctx.config.dataDir);
-  let media: { path: string; fileName: string; mimetype: string; type: MediaType } | null = null;
-  let sent;
-  try {
-    if (input.file || input.stored) {
-      let data: Buffer;
-      let fileName: string;
-      let mimetype: string;
-      if (input.file) {
-        ({ data, fileName, mimetype } = input.file);
-      } else {
-        const s = input.stored!;
-        const opened = await storage.open(s.path);
-        if (!opened) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
-        const chunks: Buffer[] = [];
-        for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
-        data = Buffer.concat(chunks);
-        fileName = s.fileName;
-        mimetype = s.mimetype;
-      }
-      const type = mediaTypeOf(mimetype);
-      sent = await driver.sendMedia(to, { data, fileName, mimetype, mediaType: type, caption: input.body || undefined }, { quotedProviderId });
-      const path = input.file ? await storage.put(ticket.company_id, data, { fileName, mimetype }) : input.stored!.path;
-      media = { path, fileName, mimetype, type };
-    } else {
-      sent = await driver.sendText(to, input.body, { quotedProviderId });
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError("ERR_SENDING_WAPP_MSG", "Não foi possível enviar a mensagem");
+  let media: (Delivery["media"] & { path: string }) | null = null;
+  if (input.file) {
+    const { data, fileName, mimetype } = input.file;
+    const path = await storage.put(companyId, data, { fileName, mimetype });
+    media = { data, fileName, mimetype, type: mediaTypeOf(mimetype), path };
+  } else if (input.stored) {
+    const s = input.stored;
+    const data = await readStored(ctx, s.path);
+    if (!data) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
+    media = { data, fileName: s.fileName, mimetype: s.mimetype, type: mediaTypeOf(s.mimetype), path: s.path };
   }
 
   const id = await ctx.sql.tx(async (sql) => {
-    const messageId = await repo.insertMessage(sql, {
-      companyId: ticket.company_id,
+    const messageId = await insertOutgoing(sql, {
+      companyId,
       ticketId: ticket.id,
       contactId: ticket.contact_id,
-      whatsappId: ticket.whatsapp_id,
-      providerId: sent.providerId,
+      whatsappId: ticket.whatsapp_id!,
       body: input.body,
-      fromMe: true,
       mediaType: media?.type ?? "chat",
       mediaPath: media?.path ?? null,
       mediaName: media?.fileName ?? null,
       mimetype: media?.mimetype ?? null,
-      ack: 1,
-      read: true,
       quotedMsgId: input.quotedMsgId ?? null,
       userId: input.userId,
+      status: target.kind === "local" ? "pending" : "queued",
     });
-    if (messageId === null) throw new AppError("ERR_CREATING_MESSAGE");
-    await repo.touchTicketWithMessage(sql, ticket.company_id, ticket.id, messageId, messagePreview(input.body, media?.type ?? "chat", media?.fileName), true);
+    await repo.touchTicketWithMessage(sql, companyId, ticket.id, messageId, messagePreview(input.body, media?.type ?? "chat", media?.fileName), true);
+    await touchExpiry(ctx, sql, companyId, ticket.id, target.expiresTicket);
     return messageId;
   });
-  const row = (await repo.findMessage(ctx.sql, ticket.company_id, id))!;
-  const fresh = (await ticketRepo.findTicket(ctx.sql, ticket.company_id, ticket.id))!;
+
+  if (target.kind === "remote") {
+    const outcome = await waitForOwner(ctx.sql, companyId, id);
+    const row = await emitCreated(ctx, companyId, ticket.id, id);
+    if (outcome?.send_status === "failed") throw errorOf(outcome.send_error);
+    return row;
+  }
+  try {
+    await deliver(ctx, target.driver, { companyId, id, to, body: input.body, media, quotedProviderId });
+  } catch (err) {
+    await emitCreated(ctx, companyId, ticket.id, id);
+    throw err;
+  }
+  return emitCreated(ctx, companyId, ticket.id, id);
+}
+
+async function readStored(ctx: AppContext, path: string): Promise<Buffer | null> {
+  const opened = await mediaStorage(ctx.config.dataDir).open(path);
+  if (!opened) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface OutgoingRow {
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  body: string;
+  mediaType: MediaType;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mimetype: string | null;
+  quotedMsgId: number | null;
+  userId: number | null;
+  status: "pending" | "queued";
+}
+
+async function insertOutgoing(sql: Sql, m: OutgoingRow): Promise<number> {
+  const row = await sql.one<{ id: number }>(
+    `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, media_type, media_path, media_name, mimetype,
+                           ack, read, quoted_msg_id, user_id, send_status)
+     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, 0, true, $10, $11, $12) RETURNING id`,
+    [m.companyId, m.ticketId, m.contactId, m.whatsappId, m.body, m.mediaType, m.mediaPath, m.mediaName, m.mimetype, m.quotedMsgId, m.userId, m.status],
+  );
+  return row.id;
+}
+
+/** The driver call and its outcome on the stored row. */
+async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Promise<void> {
+  let sent: SentMessage;
+  try {
+    const opts = { quotedProviderId: m.quotedProviderId };
+    sent = m.media
+      ? await driver.sendMedia(m.to, { ...m.media, mediaType: m.media.type, caption: m.body || undefined }, opts)
+      : await driver.sendText(m.to, m.body, opts);
+  } catch (err) {
+    const e = err instanceof AppError ? err : new AppError("ERR_SENDING_WAPP_MSG", "Não foi possível enviar a mensagem");
+    await markFailed(ctx.sql, m.companyId, m.id, e);
+    throw e;
+  }
+  await markSent(ctx.sql, m.companyId, m.id, sent.providerId);
+}
+
+async function markSent(sql: Sql, companyId: number, id: number, providerId: string): Promise<void> {
+  try {
+    await sql.exec(
+      `UPDATE messages SET provider_id = $3, ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, updated_at = now()
+        WHERE company_id = $1 AND id = $2`,
+      [companyId, id, providerId],
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code !== "23505") throw err;
+    // The provider's echo of this very message was stored first: this row stays the agent's, without the id.
+    await sql.exec(
+      "UPDATE messages SET ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, updated_at = now() WHERE company_id = $1 AND id = $2",
+      [companyId, id],
+    );
+  }
+}
+
+async function markFailed(sql: Sql, companyId: number, id: number, err: AppError): Promise<void> {
+  await sql.exec(
+    "UPDATE messages SET send_status = 'failed', send_error = $3, ack = 0, updated_at = now() WHERE company_id = $1 AND id = $2",
+    [companyId, id, `${err.code}: ${err.message}`.slice(0, 1000)],
+  );
+}
+
+function errorOf(sendError: string | null): AppError {
+  const m = /^(ERR_[A-Z_]+): (.*)$/s.exec(sendError ?? "");
+  if (m && Object.prototype.hasOwnProperty.call(ERROR_STATUS, m[1]!)) return new AppError(m[1] as ErrorCode, m[2]);
+  return new AppError("ERR_SENDING_WAPP_MSG", "Não foi possível enviar a mensagem");
+}
+
+async function emitCreated(ctx: AppContext, companyId: number, ticketId: number, id: number): Promise<repo.MessageRow> {
+  const row = (await repo.findMessage(ctx.sql, companyId, id))!;
+  const fresh = (await ticketRepo.findTicket(ctx.sql, companyId, ticketId))!;
   await emitAppMessage(ctx, "create", presentMessage(row), fresh);
   return row;
+}
+
+/** A queued message: waits (bounded) until the owner process has sent or refused it. */
+async function waitForOwner(sql: Sql, companyId: number, id: number) {
+  const until = Date.now() + REMOTE_SEND_WAIT_MS;
+  let delay = 25;
+  for (;;) {
+    const row = await sql.maybe<{ send_status: string; send_error: string | null }>(
+      "SELECT send_status, send_error FROM messages WHERE company_id = $1 AND id = $2",
+      [companyId, id],
+    );
+    if (!row || row.send_status === "sent" || row.send_status === "failed" || Date.now() > until) return row;
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+}
+
+// ----- the owner's side: messages queued by other processes -----
+
+/** Takes up to `limit` queued messages of a connection (oldest first); each is taken by one process only. */
+export async function claimQueued(sql: Sql, whatsappId: number, limit: number): Promise<{ id: number; company_id: number }[]> {
+  const rows = await sql.many<{ id: number; company_id: number }>(
+    `UPDATE messages SET send_status = 'sending', updated_at = now()
+      WHERE id IN (SELECT id FROM messages WHERE whatsapp_id = $1 AND send_status = 'queued' ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING id, company_id`,
+    [whatsappId, limit],
+  );
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Sends a claimed (`sending`) message with this process's driver and tells the ticket's viewers. */
+export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, companyId: number, id: number): Promise<void> {
+  const m = await ctx.sql.maybe<{
+    ticket_id: number;
+    body: string;
+    media_type: MediaType;
+    media_path: string | null;
+    media_name: string | null;
+    mimetype: string | null;
+    number: string;
+    quoted_provider_id: string | null;
+  }>(
+    `SELECT m.ticket_id, m.body, m.media_type, m.media_path, m.media_name, m.mimetype, c.number, q.provider_id AS quoted_provider_id
+       FROM messages m
+       JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
+       LEFT JOIN messages q ON q.company_id = m.company_id AND q.id = m.quoted_msg_id
+      WHERE m.company_id = $1 AND m.id = $2 AND m.send_status = 'sending'`,
+    [companyId, id],
+  );
+  if (!m) return;
+  try {
+    let media: Delivery["media"] = null;
+    if (m.media_path) {
+      const data = await readStored(ctx, m.media_path);
+      if (!data) {
+        await markFailed(ctx.sql, companyId, id, new AppError("ERR_SENDING_WAPP_MSG", "Arquivo não encontrado"));
+        return;
+      }
+      const mimetype = m.mimetype ?? "application/octet-stream";
+      media = { data, fileName: m.media_name ?? "arquivo", mimetype, type: m.media_type };
+    }
+    await deliver(ctx, driver, { companyId, id, to: m.number, body: m.body, media, quotedProviderId: m.quoted_provider_id ?? undefined }).catch(
+      () => undefined,
+    );
+  } finally {
+    const row = await repo.findMessage(ctx.sql, companyId, id);
+    const ticket = await ticketRepo.findTicket(ctx.sql, companyId, m.ticket_id);
+    if (row && ticket) await emitAppMessage(ctx, "update", presentMessage(row), ticket);
+  }
+}
+
+/**
+ * A process taking over a connection: messages another process was sending more than a minute ago
+ * (it stopped mid-send) are marked failed rather than sent a second time.
+ */
+export async function failInterrupted(ctx: AppContext, whatsappId: number): Promise<void> {
+  await ctx.sql.exec(
+    `UPDATE messages SET send_status = 'failed', send_error = 'ERR_SENDING_WAPP_MSG: interrompido', ack = 0, updated_at = now()
+      WHERE whatsapp_id = $1 AND send_status IN ('pending', 'sending') AND updated_at < now() - interval '1 minute'`,
+    [whatsappId],
+  );
 }

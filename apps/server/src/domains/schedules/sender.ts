@@ -69,7 +69,7 @@ export function sendScheduledMessage(ctx: AppContext): ScheduleSender["send"] {
     if (!contact) throw new ScheduleSendError("Contato não encontrado");
     const whatsappId = await resolveWhatsapp(ctx, d.companyId, contact, d.whatsappId);
     // Refuse before opening a ticket when the connection cannot send.
-    await channels(ctx).requireConnected(d.companyId, whatsappId);
+    await channels(ctx).sendTarget(d.companyId, whatsappId);
     const author = d.userId
       ? await ctx.sql.maybe<{ id: number }>("SELECT id FROM users WHERE company_id = $1 AND id = $2", [d.companyId, d.userId])
       : null;

@@ -1,6 +1,7 @@
 import { channel, LIMITS, type Ticket, type TicketSyncResponse, type ticketSyncQuery } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
+import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -80,7 +81,7 @@ export async function createTicket(ctx: AppContext, actor: RequestActor, input: 
   const connection = await whatsappRepo.findWhatsapp(ctx.sql, companyId, whatsappId);
   if (!connection) throw new AppError("ERR_NO_WAPP_FOUND");
   const hasMessage = Boolean(input.message?.trim()) || Boolean(file);
-  if (hasMessage) await channels(ctx).requireConnected(companyId, whatsappId);
+  if (hasMessage) await channels(ctx).sendTarget(companyId, whatsappId);
 
   let userId: number | null = input.userId ?? actor.id;
   if (userId !== actor.id) {
@@ -104,8 +105,10 @@ export async function createTicket(ctx: AppContext, actor: RequestActor, input: 
   if (input.contactId !== undefined) {
     const contact = await contactRepo.findContact(ctx.sql, companyId, input.contactId);
     if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+    if (!contact.is_group) await assertNotConnectionNumber(ctx.sql, companyId, contact.number);
     contactId = contact.id;
   } else if (input.number) {
+    await assertNotConnectionNumber(ctx.sql, companyId, input.number);
     const found = await contactRepo.findOrCreateByNumber(ctx.sql, companyId, { number: input.number, name: input.number, isGroup: false, whatsappId });
     contactId = found.id;
     contactCreated = found.created;

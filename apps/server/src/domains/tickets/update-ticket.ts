@@ -2,8 +2,9 @@ import { ticketActionRefusal, type TicketAction, type TicketUpdateInput, type Ti
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
+import { afterAgentClose } from "../../channels/routing/closing.js";
 import { sendOutgoing } from "../messages/send-message.js";
-import { applyVariables, greetingFor } from "../messages/variables.js";
+import { greetingFor } from "../messages/variables.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import { settingEnabled } from "./company-settings.js";
 import { emitTicketUpdate } from "./events.js";
@@ -148,15 +149,12 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   let row = (await repo.findTicket(ctx.sql, companyId, id))!;
   await emitTicketUpdate(ctx, row, current);
 
-  const vars = { contactName: row.contact_name, protocol: ticketProtocol(row) };
   if (action === "accept" && assignee && !row.is_group && (await settingEnabled(ctx.sql, companyId, "sendGreetingAccepted"))) {
     const text = `${greetingFor(new Date())} *${row.contact_name}*, meu nome é *${assignee.name}* e agora vou prosseguir com seu atendimento!`;
     await sendQuietly(ctx, row, text, assignee.id);
   }
-  if (action === "finish" && !row.is_group && row.whatsapp_id !== null) {
-    const connection = await whatsappRepo.findWhatsapp(ctx.sql, companyId, row.whatsapp_id);
-    if (connection?.complation_message.trim()) await sendQuietly(ctx, row, applyVariables(connection.complation_message, vars), null);
-  }
+  // completion message, then the rating message when enabled (sent once per close, by the channel layer)
+  if (action === "finish") await afterAgentClose(ctx, row);
   if (action === "pause") nextTicket = await repo.nextOpenTicket(ctx.sql, companyId, row.user_id ?? actor.id, id);
   row = (await repo.findTicket(ctx.sql, companyId, id))!;
   return { ...presentTicket(row), ...(action === "pause" ? { nextTicket: nextTicket ?? null } : {}) };

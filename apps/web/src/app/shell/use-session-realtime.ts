@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
@@ -14,11 +14,13 @@ type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
 /**
  * The session's real-time side (spec 1-core §4, §7): connects the socket, announces the user's
  * presence every 5 minutes, leaves when the same account logs in elsewhere and follows live changes
- * of the current user.
+ * of the current user. Returns true once the session was ended elsewhere: the shell then stops showing
+ * the pages, so nothing keeps calling the API (and reacting to its 401s) until the reload.
  */
-export function useSessionRealtime(user: SessionUser): void {
+export function useSessionRealtime(user: SessionUser): boolean {
   const { t } = useTranslation();
   const { reload } = useSession();
+  const [endedElsewhere, setEndedElsewhere] = useState(false);
 
   useEffect(() => {
     const socket = getSocket();
@@ -39,6 +41,7 @@ export function useSessionRealtime(user: SessionUser): void {
     if (ev?.user?.id !== user.id) return;
     // Not a logout call: that would revoke the new session too. The old refresh token is already spent.
     toast.error(t("login.loggedElsewhere"), { toastId: "logged-elsewhere" });
+    setEndedElsewhere(true);
     clearSessionData();
     void clearOfflineCache(user.companyId, user.id);
     disconnectSocket();
@@ -51,4 +54,6 @@ export function useSessionRealtime(user: SessionUser): void {
     // A deleted account gets a 401 here, which ends the session through the API client.
     void reload().catch(() => undefined);
   });
+
+  return endedElsewhere;
 }

@@ -1,23 +1,20 @@
-import { useMemo, useState } from "react";
-import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, IconButton, Paper, Skeleton, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import { useCallback, useMemo, useState } from "react";
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
-import EditIcon from "@mui/icons-material/Edit";
-import PhoneIphoneIcon from "@mui/icons-material/PhoneIphone";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { can, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
-import { format, parseISO } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
-import { useCurrentUser } from "../auth/session";
+import { PageHeading } from "../../components/page-heading";
+import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
+import { useCurrentUser } from "../auth/session";
 import { connectionKeys, connectionsQuery, deleteConnection } from "./api/connections";
 import { ConnectionModal } from "./components/connection-modal";
+import { ConnectionRow } from "./components/connection-row";
 import { QrDialog } from "./components/qr-dialog";
-import { SessionButtons } from "./components/session-buttons";
-import { StatusIcon } from "./components/status-icon";
+import { duplicatedNumbers } from "./duplicated-numbers";
 
 /** /connections (spec 1-core §2 Connections page): the company's WhatsApp connections, live. */
 export default function ConnectionsPage() {
@@ -38,25 +35,21 @@ export default function ConnectionsPage() {
     if (d.action === "update") {
       const w = d.whatsapp;
       patch((l) => (l.some((x) => x.id === w.id) ? l.map((x) => (x.id === w.id ? w : x)) : [...l, w]));
-    } else patch((l) => l.filter((x) => x.id !== d.whatsappId));
+    } else {
+      patch((l) => l.filter((x) => x.id !== d.whatsappId));
+      if (d.whatsappId === qrId) setQrId(null);
+    }
   });
   useSocketEvent<WhatsappSessionEvent>(channel.whatsappSession(me.companyId), (d) => {
     if (d.action !== "update") return;
     const s = d.session;
     patch((l) => l.map((x) => (x.id === s.id ? { ...x, status: s.status, qrcode: s.qrcode } : x)));
-    // An empty QR code (connected, or the session stopped) closes the dialog.
-    if (s.id === qrId && !s.qrcode) setQrId(null);
+    // An empty QR code closes the dialog (connected, or the session stopped); opening and pairing are
+    // steps on the way to a code or to the connection, so the dialog shows them instead.
+    if (s.id === qrId && !s.qrcode && s.status !== "OPENING" && s.status !== "PAIRING") setQrId(null);
   });
 
-  // Several connected sessions on one number cause sync problems and duplicated tickets.
-  const duplicated = useMemo(() => {
-    const seen = new Map<string, number>();
-    for (const w of list) {
-      const n = w.number || w.phoneNumberStr;
-      if (w.status === "CONNECTED" && n) seen.set(n, (seen.get(n) ?? 0) + 1);
-    }
-    return [...seen.values()].some((c) => c > 1);
-  }, [list]);
+  const duplicated = useMemo(() => duplicatedNumbers(list), [list]);
 
   async function remove(w: Whatsapp) {
     try {
@@ -68,105 +61,64 @@ export default function ConnectionsPage() {
     }
   }
 
+  const closeModal = useCallback(() => setModal({ open: false, connection: null }), []);
   const qrConnection = list.find((w) => w.id === qrId) ?? null;
+  const columns = mayAct ? 8 : 7;
   return (
-    <Box sx={{ display: "grid", gap: 2 }} data-testid="connections-page">
-      <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap" }}>
-        <Typography variant="h5" sx={{ fontWeight: 600, flex: 1 }}>
-          {t("connections.title")}
-        </Typography>
+    <Box data-testid="connections-page">
+      <PageHeading title={t("connections.title")}>
         {mayAdd && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setModal({ open: true, connection: null })} data-testid="add-connection">
             {t("connections.add")}
           </Button>
         )}
-      </Box>
-      {duplicated && (
-        <Alert severity="error" variant="filled" data-testid="duplicated-number">
+      </PageHeading>
+      {duplicated.length > 0 && (
+        <Alert severity="error" variant="filled" sx={{ mb: 2 }} data-testid="duplicated-number">
+          <AlertTitle>{t("connections.duplicatedTitle", { numbers: duplicated.join(", ") })}</AlertTitle>
           {t("connections.duplicatedNumber")}
         </Alert>
       )}
-      <TableContainer component={Paper}>
-        <Table size="small" sx={{ minWidth: 760 }}>
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" sx={{ minWidth: 900, "& th, & td": { px: 1.25 } }}>
           <TableHead>
             <TableRow>
               <TableCell>{t("connections.columns.name")}</TableCell>
+              <TableCell>{t("connections.columns.provider")}</TableCell>
               <TableCell>{t("connections.columns.number")}</TableCell>
               <TableCell align="center">{t("connections.columns.status")}</TableCell>
               {mayAct && <TableCell align="center">{t("connections.columns.session")}</TableCell>}
-              <TableCell align="center">{t("connections.columns.updatedAt")}</TableCell>
+              <TableCell align="center" sx={{ width: 120 }}>
+                {t("connections.columns.updatedAt")}
+              </TableCell>
               <TableCell align="center">{t("connections.columns.default")}</TableCell>
               <TableCell align="right">{t("connections.columns.actions")}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
-            {isLoading &&
-              [0, 1, 2].map((i) => (
-                <TableRow key={i}>
-                  {Array.from({ length: mayAct ? 7 : 6 }, (_, j) => (
-                    <TableCell key={j}>
-                      <Skeleton />
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
+            {isLoading && <TableRowsSkeleton columns={columns} />}
             {!isLoading && list.length === 0 && (
               <TableRow>
-                <TableCell colSpan={7} align="center" sx={{ py: 6, color: "text.secondary" }}>
+                <TableCell colSpan={columns} align="center" sx={{ py: 6, color: "text.secondary" }}>
                   {t("connections.empty")}
                 </TableCell>
               </TableRow>
             )}
             {list.map((w) => (
-              <TableRow key={w.id} hover data-testid="connection-row" data-connection-id={w.id}>
-                <TableCell>
-                  <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                      {w.name}
-                    </Typography>
-                    <Chip size="small" label={t(`connections.providers.${w.provider}`)} variant="outlined" sx={{ height: 20, fontSize: 11 }} />
-                  </Box>
-                </TableCell>
-                <TableCell>{w.phoneNumberStr || w.number || "—"}</TableCell>
-                <TableCell align="center">
-                  <StatusIcon status={w.status} />
-                </TableCell>
-                {mayAct && (
-                  <TableCell align="center">
-                    <SessionButtons connection={w} onShowQr={(c) => setQrId(c.id)} />
-                  </TableCell>
-                )}
-                <TableCell align="center">{format(parseISO(w.updatedAt), "dd/MM/yy HH:mm")}</TableCell>
-                <TableCell align="center">{w.isDefault && <CheckCircleIcon sx={{ color: "success.main" }} titleAccess={t("connections.columns.default")} data-testid="default-mark" />}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                  {w.provider === "sandbox" && (
-                    <Tooltip title={t("connections.openPhone")}>
-                      <IconButton component="a" href={`/sandbox/${w.id}`} target="_blank" rel="noopener" aria-label={t("connections.openPhone")} data-testid="open-phone">
-                        <PhoneIphoneIcon />
-                      </IconButton>
-                    </Tooltip>
-                  )}
-                  {mayEdit && (
-                    <>
-                      <Tooltip title={t("common.edit")}>
-                        <IconButton onClick={() => setModal({ open: true, connection: w })} aria-label={t("common.edit")} data-testid="edit-connection">
-                          <EditIcon />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={t("common.delete")}>
-                        <IconButton onClick={() => setToDelete(w)} aria-label={t("common.delete")} data-testid="delete-connection">
-                          <DeleteOutlineIcon />
-                        </IconButton>
-                      </Tooltip>
-                    </>
-                  )}
-                </TableCell>
-              </TableRow>
+              <ConnectionRow
+                key={w.id}
+                connection={w}
+                mayAct={mayAct}
+                mayEdit={mayEdit}
+                onShowQr={(c) => setQrId(c.id)}
+                onEdit={(c) => setModal({ open: true, connection: c })}
+                onDelete={setToDelete}
+              />
             ))}
           </TableBody>
         </Table>
       </TableContainer>
-      <ConnectionModal open={modal.open} connection={modal.connection} onClose={() => setModal({ open: false, connection: null })} onCreated={(w) => mayAct && setQrId(w.id)} />
+      <ConnectionModal open={modal.open} connection={modal.connection} onClose={closeModal} onCreated={(w) => mayAct && setQrId(w.id)} />
       <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />
       <DeleteDialog connection={toDelete} onClose={() => setToDelete(null)} onConfirm={(w) => void remove(w)} />
     </Box>

@@ -4,13 +4,37 @@ import { api } from "../../../lib/api";
 
 export const connectionKeys = {
   list: ["connections", "list"] as const,
+  one: (id: number) => ["connections", "one", id] as const,
   queues: ["connections", "queues"] as const,
+  prompts: ["connections", "prompts"] as const,
 };
 
 export const connectionsQuery = () =>
   queryOptions({ queryKey: connectionKeys.list, queryFn: () => api<Whatsapp[]>("/whatsapp", { query: { session: 0 } }) });
 
+/** One connection with its token (admins only): fills the edit form. Always fresh. */
+export const connectionQuery = (id: number) =>
+  queryOptions({ queryKey: connectionKeys.one(id), queryFn: () => api<Whatsapp>(`/whatsapp/${id}`, { query: { session: 0 } }), staleTime: 0, gcTime: 0 });
+
 export const queuesQuery = () => queryOptions({ queryKey: connectionKeys.queues, queryFn: () => api<Queue[]>("/queue"), staleTime: 60_000 });
+
+export interface PromptOption {
+  id: number;
+  name: string;
+}
+
+/** AI prompts (GET /prompt) exist only where that feature is installed and allowed: callers hide the choice on failure. */
+export const promptsQuery = () =>
+  queryOptions({
+    queryKey: connectionKeys.prompts,
+    queryFn: async (): Promise<PromptOption[]> => {
+      const data = await api<unknown>("/prompt");
+      const list = Array.isArray(data) ? data : ((data as { prompts?: unknown[] } | undefined)?.prompts ?? []);
+      return (list as PromptOption[]).map(({ id, name }) => ({ id, name }));
+    },
+    retry: false,
+    staleTime: 60_000,
+  });
 
 export function createConnection(input: WhatsappInput): Promise<Whatsapp> {
   return api<Whatsapp>("/whatsapp", { method: "POST", body: input });

@@ -29,7 +29,7 @@ export function SessionButtons({ connection, onShowQr }: { connection: Whatsapp;
     </Button>
   );
   return (
-    <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", justifyContent: "center" }}>
+    <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", justifyContent: "center", "& .MuiButton-root": { whiteSpace: "nowrap" } }}>
       {connection.status === "qrcode" && (
         <Button size="small" variant="contained" onClick={() => onShowQr(connection)} data-testid="session-qrcode">
           {t("connections.buttons.qrcode")}

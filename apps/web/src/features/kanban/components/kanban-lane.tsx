@@ -59,7 +59,7 @@ export function KanbanLane({ id, title, color, count, onDropTicket, onRemove, ch
         <Chip size="small" label={count} sx={{ bgcolor: "rgba(255,255,255,0.25)", color: "#fff", fontWeight: 600 }} />
         {onRemove && (
           <Tooltip title={t("kanban.removeLane")}>
-            <IconButton size="small" aria-label={t("kanban.removeLane")} onClick={onRemove} sx={{ color: "#fff", mr: -1 }} data-testid="remove-lane">
+            <IconButton size="small" aria-label={t("kanban.removeLane")} onClick={onRemove} sx={{ color: "#fff", mr: -1, my: -0.5 }} data-testid="remove-lane">
               <CloseIcon fontSize="small" />
             </IconButton>
           </Tooltip>

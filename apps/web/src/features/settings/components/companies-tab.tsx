@@ -16,6 +16,7 @@ import { errorText } from "../../../lib/toast-error";
 import { formatDate } from "../../../lib/format-date";
 import { companyKeys, createCompany, deleteCompany, fetchCompanies, updateCompany } from "../api/companies";
 import { fetchPlans, planKeys } from "../api/plans";
+import { CompanyUsersDialog } from "./company-users-dialog";
 import { addPeriod, DUE_TONE_COLORS, dueTone, validDueDate } from "./due-date";
 
 const formSchema = z.object({
@@ -60,6 +61,7 @@ export function CompaniesTab() {
   const plans = useQuery({ queryKey: planKeys.all, queryFn: fetchPlans });
   const [editing, setEditing] = useState<Company | null>(null);
   const [confirm, setConfirm] = useState(false);
+  const [usersOpen, setUsersOpen] = useState(false);
   const { control, handleSubmit, reset, watch, setValue, setError, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: EMPTY,
@@ -232,6 +234,11 @@ export function CompaniesTab() {
           >
             {t("settings.crud.addPeriod")}
           </Button>
+          {editing && (
+            <Button variant="outlined" onClick={() => setUsersOpen(true)}>
+              {t("settings.companyUsers.open")}
+            </Button>
+          )}
           <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
             {t("settings.crud.save")}
           </Button>
@@ -290,6 +297,7 @@ export function CompaniesTab() {
           </TableBody>
         </Table>
       </TableContainer>
+      <CompanyUsersDialog company={editing} open={usersOpen && editing !== null} onClose={() => setUsersOpen(false)} />
       <ConfirmationDialog open={confirm} title={t("settings.crud.deleteTitle")} onClose={() => setConfirm(false)} onConfirm={() => void remove()}>
         {t("settings.crud.deleteConfirm")}
       </ConfirmationDialog>

@@ -1,0 +1,83 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Sql } from "../db/sql.js";
+
+/**
+ * Leases on connections (table connection_owners): the driver of a connection runs only in the
+ * process holding its lease. A process renews its leases every HEARTBEAT_MS; a lease not renewed for
+ * LEASE_TTL_SECONDS is free to claim.
+ */
+export const HEARTBEAT_MS = 30_000;
+export const LEASE_TTL_SECONDS = 90;
+
+export function newOwnerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Claims a connection's lease: always when `takeOver` (an administrator started the session here),
+ * otherwise only when it is free, expired or already ours. True when this process holds it now.
+ */
+export async function claimLease(sql: Sql, whatsappId: number, ownerId: string, takeOver: boolean): Promise<boolean> {
+  const row = await sql.maybe<{ owner_id: string }>(
+    `INSERT INTO connection_owners (whatsapp_id, owner_id, heartbeat_at) VALUES ($1, $2, now())
+     ON CONFLICT (whatsapp_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, heartbeat_at = now()
+      WHERE $3 OR connection_owners.owner_id = EXCLUDED.owner_id
+         OR connection_owners.heartbeat_at < now() - make_interval(secs => $4)
+     RETURNING owner_id`,
+    [whatsappId, ownerId, takeOver, LEASE_TTL_SECONDS],
+  );
+  return row?.owner_id === ownerId;
+}
+
+export async function releaseLease(sql: Sql, whatsappId: number, ownerId: string): Promise<void> {
+  await sql.exec("DELETE FROM connection_owners WHERE whatsapp_id = $1 AND owner_id = $2", [whatsappId, ownerId]);
+}
+
+export async function releaseAll(sql: Sql, ownerId: string): Promise<void> {
+  await sql.exec("DELETE FROM connection_owners WHERE owner_id = $1", [ownerId]);
+}
+
+/** Renews every lease of this process; returns the connections it still holds. */
+export async function renewLeases(sql: Sql, ownerId: string): Promise<Set<number>> {
+  const rows = await sql.many<{ whatsapp_id: number }>(
+    "UPDATE connection_owners SET heartbeat_at = now() WHERE owner_id = $1 RETURNING whatsapp_id",
+    [ownerId],
+  );
+  return new Set(rows.map((r) => r.whatsapp_id));
+}
+
+/**
+ * The connections this process holds, each with whether messages from other processes wait in its
+ * outbox (messages.send_status = 'queued'). Polled often: one index probe per held connection.
+ */
+export function heldWithOutbox(sql: Sql, ownerId: string) {
+  return sql.many<{ whatsapp_id: number; queued: boolean }>(
+    `SELECT o.whatsapp_id, EXISTS (SELECT 1 FROM messages m WHERE m.whatsapp_id = o.whatsapp_id AND m.send_status = 'queued') AS queued
+       FROM connection_owners o WHERE o.owner_id = $1`,
+    [ownerId],
+  );
+}
+
+/** Connected sessions nobody runs (no lease, or an expired one): a process may start them. */
+export function unownedConnected(sql: Sql) {
+  return sql.many<{ id: number; company_id: number; provider: string }>(
+    `SELECT w.id, w.company_id, w.provider FROM whatsapps w
+       LEFT JOIN connection_owners o ON o.whatsapp_id = w.id
+      WHERE w.status = 'CONNECTED' AND (o.whatsapp_id IS NULL OR o.heartbeat_at < now() - make_interval(secs => $1))
+      ORDER BY w.id`,
+    [LEASE_TTL_SECONDS],
+  );
+}
+
+/** Where a connection's driver runs, as seen from `ownerId`. */
+export function connectionRoute(sql: Sql, companyId: number, whatsappId: number, ownerId: string) {
+  return sql.maybe<{ status: string; expires_ticket: number; owner: "me" | "other" | "none" }>(
+    `SELECT w.status, w.expires_ticket,
+            CASE WHEN o.owner_id IS NULL OR o.heartbeat_at < now() - make_interval(secs => $4) THEN 'none'
+                 WHEN o.owner_id = $3 THEN 'me' ELSE 'other' END AS owner
+       FROM whatsapps w LEFT JOIN connection_owners o ON o.whatsapp_id = w.id
+      WHERE w.company_id = $1 AND w.id = $2`,
+    [companyId, whatsappId, ownerId, LEASE_TTL_SECONDS],
+  );
+}

@@ -1,0 +1,155 @@
+import { SYSTEM_QUEUE_NAMES } from "@atende/shared";
+import type { Sql } from "../../db/sql.js";
+import { applyVariables } from "../../domains/messages/variables.js";
+import { isOpen, type OpeningHoursEntry } from "../../domains/queues/opening-hours.js";
+import { companySetting } from "../../domains/tickets/company-settings.js";
+import { ticketProtocol } from "../../domains/tickets/presenter.js";
+import type { TicketPatch } from "../../domains/tickets/repository.js";
+import type { WhatsappRow } from "../../domains/whatsapp/repository.js";
+
+/** The queue the chatbot keeps its tickets in: they stay chatbot=true until moved to another queue. */
+export const BOT_QUEUE_NAME: (typeof SYSTEM_QUEUE_NAMES)[number] = "BOT";
+
+/** The ticket state routing reads (locked FOR UPDATE by the inbound transaction). */
+export interface RoutingTicket {
+  id: number;
+  company_id: number;
+  status: "pending" | "open" | "paused" | "closed";
+  queue_id: number | null;
+  chatbot: boolean;
+  amount_used_bot_queues: number;
+  /** the last menu is older than the connection's timeUseBotQueues minutes */
+  menu_expired: boolean;
+  is_group: boolean;
+  created_at: Date;
+  contact_name: string;
+}
+
+/** The columns of RoutingTicket over `tickets` ($3 = the connection's timeUseBotQueues). */
+export const ROUTING_COLUMNS = `id, company_id, status, queue_id, chatbot, amount_used_bot_queues, is_group, created_at,
+  (SELECT c.name FROM contacts c WHERE c.company_id = tickets.company_id AND c.id = tickets.contact_id) AS contact_name,
+  ($3::int > 0 AND bot_menu_at IS NOT NULL AND bot_menu_at < now() - make_interval(mins => $3::int)) AS menu_expired`;
+
+export interface RoutingDecision {
+  /** Applied to the ticket in the same transaction. */
+  patch: TicketPatch & { bot_menu_at?: Date | null };
+  /** Automatic messages to send, in order, once the transaction has committed. */
+  sends: string[];
+}
+
+export function menuText(connection: Pick<WhatsappRow, "greeting_message" | "queues">, vars: Vars): string {
+  const greeting = applyVariables(connection.greeting_message, vars).trim();
+  const options = connection.queues.map((q, i) => `*${i + 1}* - ${q.name}`).join("\n");
+  return greeting ? `${greeting}\n\n${options}` : options;
+}
+
+type Vars = { contactName: string; protocol: string };
+
+interface QueueHours {
+  name: string;
+  greeting_message: string;
+  out_of_hours_message: string;
+  schedules: OpeningHoursEntry[];
+}
+
+/**
+ * Opening hours by the company's scheduleType setting: `company` uses the company's schedules,
+ * `queue` each queue's own, anything else never closes. Times in America/Sao_Paulo (isOpen).
+ */
+async function scheduleType(sql: Sql, companyId: number): Promise<string> {
+  return companySetting(sql, companyId, "scheduleType");
+}
+
+async function companyClosed(sql: Sql, companyId: number, now: Date): Promise<boolean> {
+  const row = await sql.maybe<{ schedules: OpeningHoursEntry[] }>("SELECT schedules FROM companies WHERE id = $1", [companyId]);
+  return !isOpen(row?.schedules ?? [], now);
+}
+
+function queueHours(sql: Sql, companyId: number, queueId: number) {
+  return sql.maybe<QueueHours>("SELECT name, greeting_message, out_of_hours_message, schedules FROM queues WHERE company_id = $1 AND id = $2", [
+    companyId,
+    queueId,
+  ]);
+}
+
+/** The message for a ticket that has just entered `queueId`: its out-of-hours text when closed, else its greeting. */
+async function enterQueue(
+  sql: Sql,
+  t: RoutingTicket,
+  connection: WhatsappRow,
+  queueId: number,
+  type: string,
+  now: Date,
+  vars: Vars,
+): Promise<{ message: string; bot: boolean }> {
+  const q = await queueHours(sql, t.company_id, queueId);
+  if (!q) return { message: "", bot: false };
+  const bot = q.name === BOT_QUEUE_NAME;
+  if (type === "queue" && !isOpen(q.schedules, now)) {
+    return { message: applyVariables(q.out_of_hours_message || connection.out_of_hours_message, vars), bot };
+  }
+  return { message: applyVariables(q.greeting_message, vars), bot };
+}
+
+/**
+ * What an incoming message does to its ticket's queue (issue 4 item 5):
+ * - groups, the connection's own phone and tickets an agent already has (not pending) are never routed;
+ * - scheduleType=company and the company closed: the connection's out-of-hours message, the ticket
+ *   stays pending (no menu);
+ * - one queue on the connection: the ticket is in it from creation; its greeting (or, with
+ *   scheduleType=queue and the queue closed, its out-of-hours message) is sent;
+ * - several queues: the greeting with a numbered menu ("*1* - Vendas"); a valid number moves the ticket
+ *   to that queue (with its greeting or out-of-hours message); anything else resends the menu, until
+ *   maxUseBotQueues menus were sent: then the ticket goes to the connection's transfer queue, or
+ *   stays pending without a queue. A reply after timeUseBotQueues minutes restarts the menu;
+ * - a ticket in the queue named BOT keeps chatbot=true until it is moved to another queue.
+ */
+export async function decideRoute(
+  sql: Sql,
+  t: RoutingTicket,
+  connection: WhatsappRow,
+  body: string,
+  created: boolean,
+  now = new Date(),
+): Promise<RoutingDecision> {
+  const none: RoutingDecision = { patch: {}, sends: [] };
+  if (t.is_group || t.status !== "pending") return none;
+  const queues = connection.queues;
+  const vars = { contactName: t.contact_name, protocol: ticketProtocol(t) };
+  const inMenu = t.chatbot && t.queue_id === null;
+  if (!created && !inMenu) return none;
+
+  const type = await scheduleType(sql, t.company_id);
+  if (created) {
+    if (type === "company" && (await companyClosed(sql, t.company_id, now))) {
+      const text = applyVariables(connection.out_of_hours_message, vars);
+      return { patch: { chatbot: false }, sends: text.trim() ? [text] : [] };
+    }
+    if (queues.length === 0) return none;
+    if (queues.length === 1 || t.queue_id !== null) {
+      const entered = await enterQueue(sql, t, connection, t.queue_id ?? queues[0]!.id, type, now, vars);
+      return { patch: { queue_id: t.queue_id ?? queues[0]!.id, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
+    }
+    return { patch: { chatbot: true, amount_used_bot_queues: 1, bot_menu_at: now }, sends: [menuText(connection, vars)] };
+  }
+
+  // in the menu
+  if (queues.length === 0) return { patch: { chatbot: false }, sends: [] };
+  if (t.menu_expired) return { patch: { amount_used_bot_queues: 1, bot_menu_at: now }, sends: [menuText(connection, vars)] };
+  const choice = /^\s*\*?(\d{1,3})\*?\s*$/.exec(body)?.[1];
+  const queue = choice !== undefined ? queues[Number(choice) - 1] : undefined;
+  if (queue) {
+    const entered = await enterQueue(sql, t, connection, queue.id, type, now, vars);
+    return { patch: { queue_id: queue.id, chatbot: entered.bot, bot_menu_at: null }, sends: entered.message.trim() ? [entered.message] : [] };
+  }
+  const max = connection.max_use_bot_queues > 0 ? connection.max_use_bot_queues : Infinity;
+  if (t.amount_used_bot_queues < max) {
+    return { patch: { amount_used_bot_queues: t.amount_used_bot_queues + 1, bot_menu_at: now }, sends: [menuText(connection, vars)] };
+  }
+  // attempts exhausted
+  if (connection.transfer_queue_id !== null) {
+    const q = await queueHours(sql, t.company_id, connection.transfer_queue_id);
+    if (q) return { patch: { queue_id: connection.transfer_queue_id, chatbot: q.name === BOT_QUEUE_NAME, bot_menu_at: null }, sends: [] };
+  }
+  return { patch: { chatbot: false, bot_menu_at: null }, sends: [] };
+}
