@@ -52,8 +52,33 @@ function serialised<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export function processInbound(ctx: AppContext, conn: Connection, msg: InboundMessage): Promise<InboundResult> {
-  return serialised(`${conn.whatsappId}:${msg.from}`, () => handleInbound(ctx, conn, msg));
+/**
+ * What a caller handling many messages of one connection at once (a webhook delivery) may have read
+ * already, so each message does not read it again.
+ */
+export interface InboundPrepared {
+  connection: whatsappRepo.WhatsappRow;
+  /** The company's connection numbers. */
+  ownNumbers: ReadonlySet<string>;
+  /** The provider id is known not to be stored yet (the insert's unique index still has the last word). */
+  checkedNew?: boolean;
+}
+
+export function processInbound(ctx: AppContext, conn: Connection, msg: InboundMessage, prepared?: InboundPrepared): Promise<InboundResult> {
+  return serialised(`${conn.whatsappId}:${msg.from}`, () => handleInbound(ctx, conn, msg, prepared));
+}
+
+/** The numbers of the company's connections (for a batch of messages: see InboundPrepared). */
+export async function connectionNumbers(sql: Sql, companyId: number): Promise<Set<string>> {
+  const rows = await sql.many<{ number: string }>("SELECT number FROM whatsapps WHERE company_id = $1 AND number <> ''", [companyId]);
+  return new Set(rows.map((r) => r.number));
+}
+
+/** The contact by number, created when new (one round trip for a known contact). */
+async function contactByNumber(sql: Sql, companyId: number, msg: InboundMessage, whatsappId: number): Promise<{ id: number; created: boolean }> {
+  const found = await sql.maybe<{ id: number }>("SELECT id FROM contacts WHERE company_id = $1 AND number = $2", [companyId, msg.from]);
+  if (found) return { id: found.id, created: false };
+  return contactRepo.findOrCreateByNumber(sql, companyId, { number: msg.from, name: msg.pushName || msg.from, isGroup: Boolean(msg.isGroup), whatsappId });
 }
 
 /** The active ticket of a contact on a connection, locked, with what routing reads ($3 = timeUseBotQueues). */
@@ -65,18 +90,17 @@ function lockActiveTicket(sql: Sql, companyId: number, contactId: number, whatsa
   );
 }
 
-async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMessage): Promise<InboundResult> {
+async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMessage, prepared?: InboundPrepared): Promise<InboundResult> {
   const { companyId, whatsappId } = conn;
-  const existing = await messageRepo.findByProviderId(ctx.sql, companyId, whatsappId, msg.providerId);
+  const existing = prepared?.checkedNew ? null : await messageRepo.findByProviderId(ctx.sql, companyId, whatsappId, msg.providerId);
   if (existing) {
     const t = await ticketRepo.findTicket(ctx.sql, companyId, existing.ticket_id);
     return { messageId: existing.id, ticketId: existing.ticket_id, contactId: t?.contact_id ?? 0, duplicate: true };
   }
   // Two connections of the company talking to each other are not a customer conversation.
-  if (!msg.isGroup && (await isConnectionNumber(ctx.sql, companyId, msg.from))) {
-    return { messageId: 0, ticketId: 0, contactId: 0, duplicate: false, ignored: true };
-  }
-  const connection = await whatsappRepo.findWhatsapp(ctx.sql, companyId, whatsappId);
+  const own = prepared ? prepared.ownNumbers.has(msg.from) : await isConnectionNumber(ctx.sql, companyId, msg.from);
+  if (!msg.isGroup && own) return { messageId: 0, ticketId: 0, contactId: 0, duplicate: false, ignored: true };
+  const connection = prepared?.connection ?? (await whatsappRepo.findWhatsapp(ctx.sql, companyId, whatsappId));
   if (!connection) throw new Error(`connection ${whatsappId} not found`);
   const mediaPath = msg.media
     ? await mediaStorage(ctx.config.dataDir).put(companyId, msg.media.data, { fileName: msg.media.fileName, mimetype: msg.media.mimetype })
@@ -85,12 +109,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
 
   const result = await ctx.sql.tx(async (sql) => {
     await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext($1))", [`${whatsappId}:${msg.from}`]);
-    const contact = await contactRepo.findOrCreateByNumber(sql, companyId, {
-      number: msg.from,
-      name: msg.pushName || msg.from,
-      isGroup: Boolean(msg.isGroup),
-      whatsappId,
-    });
+    const contact = await contactByNumber(sql, companyId, msg, whatsappId);
     let ticket = await lockActiveTicket(sql, companyId, contact.id, whatsappId, connection.time_use_bot_queues);
     let ticketCreated = false;
     let rated: { ticketId: number; rate: number } | null = null;
@@ -165,8 +184,10 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     const full = await contactRepo.findContact(ctx.sql, companyId, result.contact.id);
     if (full) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(full) });
   }
-  const ticket = (await ticketRepo.findTicket(ctx.sql, companyId, result.ticketId))!;
-  const message = (await messageRepo.findMessage(ctx.sql, companyId, result.messageId))!;
+  const [ticket, message] = await Promise.all([
+    ticketRepo.findTicket(ctx.sql, companyId, result.ticketId).then((r) => r!),
+    messageRepo.findMessage(ctx.sql, companyId, result.messageId).then((r) => r!),
+  ]);
   const moved = result.decision !== null && Object.keys(result.decision.patch).length > 0;
   if (result.ticketCreated || moved) {
     // a ticket leaving the menu was seen by the whole company (no queue): they learn it moved

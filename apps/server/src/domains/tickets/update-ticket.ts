@@ -8,7 +8,7 @@ import { greetingFor } from "../messages/variables.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import { settingEnabled } from "./company-settings.js";
 import { emitTicketUpdate } from "./events.js";
-import { presentTicket, ticketProtocol } from "./presenter.js";
+import { presentTicket } from "./presenter.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
 import { isAdmin, loadVisibleTicket } from "./service.js";

@@ -5,6 +5,7 @@ import { AppError } from "../../core/errors.js";
 import * as businessRepo from "../businesses/repository.js";
 import { processWebhookEvent, WEBHOOK_JOB, webhookJobPayload } from "./process-event.js";
 import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
+import { InlineWebhookRunner } from "./inline-runner.js";
 import * as repo from "./repository.js";
 import { sameSecret, sha256Hex, validSignature } from "./signature.js";
 
@@ -16,6 +17,8 @@ const verifyQuery = z.object({
   "hub.challenge": z.string().max(500).optional(),
 });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
+/** When the fallback job of a delivery processed inline runs (it finds it processed unless this process failed). */
+const INLINE_FALLBACK_MS = 30_000;
 
 /**
  * The Cloud API webhook of each business (public: Meta calls it). GET answers the verification
@@ -27,6 +30,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
   api.removeAllContentTypeParsers();
   api.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
+  const runner = new InlineWebhookRunner(ctx);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, p.eventId) });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
   // Deliveries stored by a process that stopped before queueing them.
@@ -59,7 +63,12 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     }
     if (payload?.object === "whatsapp_business_account") {
       const id = await repo.insertEvent(ctx.sql, { companyId: business.company_id, businessId: business.id, sha256: sha256Hex(raw), payload });
-      if (id !== null) await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` });
+      if (id !== null) {
+        // Processed here at once; the job (delayed) is the durable fallback. Without workers here, the job does it.
+        const inline = ctx.config.runJobs;
+        await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}`, ...(inline ? { startAfter: Date.now() + INLINE_FALLBACK_MS } : {}) });
+        if (inline) runner.push(id);
+      }
     }
     return reply.status(200).send({ received: true });
   });
