@@ -39,6 +39,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     adminEmail: "root@platform.test",
     adminPassword: TEST_PASSWORD,
     webDist: "/nonexistent",
+    // Tests stand for several client addresses through X-Forwarded-For.
+    trustProxy: true,
     ...overrides,
   };
   const pool = createPool(databaseUrl, 5);

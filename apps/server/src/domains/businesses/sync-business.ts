@@ -1,3 +1,4 @@
+import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import { channel, type BusinessSyncResult } from "@atende/shared";
 import { GraphClient, GraphError, GraphUnavailable, type GraphTemplate } from "../../channels/cloud-api/graph-client.js";
 import "../../channels/cloud-api/index.js";
@@ -78,8 +79,8 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
         touched.push({ whatsappId: found.whatsapp_id, created: false });
         continue;
       }
-      const { n, limit } = await whatsappRepo.countWhatsapps(sql, companyId);
-      if (limit > 0 && n >= limit) {
+      const plan = await lockPlanLimit(sql, companyId, "connections");
+      if (plan && limitReached(plan)) {
         numbers.skipped++;
         continue;
       }

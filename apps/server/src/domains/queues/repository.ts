@@ -55,16 +55,6 @@ export function findQueueByName(sql: Sql, companyId: number, name: string, excep
   ]);
 }
 
-/** Locks the company row so concurrent creations cannot both pass the plan limit check. */
-export function lockCompanyPlanQueues(sql: Sql, companyId: number) {
-  return sql.one<{ limit: number; used: number }>(
-    `SELECT p.queues AS limit, (SELECT count(*)::int FROM queues q WHERE q.company_id = c.id) AS used
-       FROM companies c JOIN plans p ON p.id = c.plan_id
-      WHERE c.id = $1 FOR UPDATE OF c`,
-    [companyId],
-  );
-}
-
 export function insertQueue(sql: Sql, companyId: number, v: QueueValues) {
   return sql.one<QueueRow>(
     `INSERT INTO queues (company_id, name, color, greeting_message, out_of_hours_message, order_queue, schedules, prompt_id, integration_id)

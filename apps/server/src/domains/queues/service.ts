@@ -1,3 +1,4 @@
+import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import { channel, DEFAULT_QUEUE_SCHEDULES, type QueueEvent, type QueueInput, queueInput, type queueUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import type { AppContext } from "../../core/context.js";
@@ -45,8 +46,8 @@ export async function createQueue(ctx: AppContext, companyId: number, input: Par
   const data = queueInput.parse(input);
   const row = await ctx.sql
     .tx(async (sql) => {
-      const plan = await repo.lockCompanyPlanQueues(sql, companyId);
-      if (plan.limit > 0 && plan.used >= plan.limit) {
+      const plan = await lockPlanLimit(sql, companyId, "queues");
+      if (plan && limitReached(plan)) {
         throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano da empresa permite no máximo ${plan.limit} filas`, { limit: plan.limit });
       }
       await assertUnique(sql, companyId, data.name, data.color);

@@ -73,15 +73,6 @@ export async function emailTaken(sql: Sql, email: string, exceptUserId?: number)
   return row !== null;
 }
 
-/** Locks the company row (serialises user creation per company) and returns its plan's user limit. */
-export function lockCompanyUserLimit(sql: Sql, companyId: number) {
-  return sql.maybe<{ limit: number; count: number }>(
-    `SELECT p.users AS limit, (SELECT count(*)::int FROM users WHERE company_id = c.id) AS count
-       FROM companies c JOIN plans p ON p.id = c.plan_id WHERE c.id = $1 FOR UPDATE OF c`,
-    [companyId],
-  );
-}
-
 export async function countCompanyQueues(sql: Sql, companyId: number, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
   const row = await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM queues WHERE company_id = $1 AND id = ANY($2::int[])", [companyId, ids]);

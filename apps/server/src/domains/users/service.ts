@@ -1,3 +1,4 @@
+import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import {
   canManageUsers,
   channel,
@@ -116,9 +117,9 @@ export async function createUser(ctx: AppContext, actor: RequestActor, input: Us
   const passwordHash = await hashPassword(input.password);
   const id = await ctx.sql
     .tx(async (sql) => {
-      const plan = await repo.lockCompanyUserLimit(sql, companyId);
+      const plan = await lockPlanLimit(sql, companyId, "users");
       if (!plan) throw new AppError("ERR_VALIDATION", "companyId: empresa não encontrada", { fields: { companyId: "Invalid" } });
-      if (plan.limit > 0 && plan.count >= plan.limit) {
+      if (limitReached(plan)) {
         throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano da empresa permite no máximo ${plan.limit} usuário(s)`, { limit: plan.limit });
       }
       if (await repo.emailTaken(sql, email)) throw refuse("ERR_EMAIL_ALREADY_EXISTS");

@@ -1,5 +1,5 @@
 import type { AppContext } from "../../core/context.js";
-import { processWebhookEvent } from "./process-event.js";
+import { processWebhookEvent, WEBHOOK_JOB } from "./process-event.js";
 
 /**
  * Stored deliveries are processed at once in the process that received them (the durable job, queued
@@ -28,7 +28,8 @@ export class InlineWebhookRunner {
     try {
       await processWebhookEvent(this.ctx, eventId);
     } catch {
-      // recorded on the event; its job retries it
+      // recorded on the event: a job takes it over now, with the queue's retries and backoff
+      await this.ctx.jobs.send(WEBHOOK_JOB, { eventId }, { singletonKey: `webhook-${eventId}` }).catch(() => undefined);
     } finally {
       this.active--;
       const next = this.waiting.shift();

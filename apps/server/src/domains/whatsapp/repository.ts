@@ -58,14 +58,6 @@ export function connectedWhatsapps(sql: Sql) {
   );
 }
 
-export function countWhatsapps(sql: Sql, companyId: number) {
-  return sql.one<{ n: number; limit: number }>(
-    `SELECT (SELECT count(*)::int FROM whatsapps WHERE company_id = $1) AS n,
-            (SELECT p.connections FROM companies c JOIN plans p ON p.id = c.plan_id WHERE c.id = $1) AS limit`,
-    [companyId],
-  );
-}
-
 export interface WhatsappFields {
   name?: string;
   provider?: string;

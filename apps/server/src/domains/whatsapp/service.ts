@@ -1,3 +1,4 @@
+import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import { can, channel, type Whatsapp, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
@@ -65,10 +66,9 @@ export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input
   if (input.queueIds.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");
   await validateRefs(ctx, companyId, input);
   const id = await ctx.sql.tx(async (sql) => {
-    await sql.exec("SELECT pg_advisory_xact_lock(727101, $1)", [companyId]);
-    const { n, limit } = await repo.countWhatsapps(sql, companyId);
-    if (limit > 0 && n >= limit) throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano permite ${limit} conexões`);
-    const isDefault = input.isDefault || n === 0;
+    const plan = await lockPlanLimit(sql, companyId, "connections");
+    if (plan && limitReached(plan)) throw new AppError("ERR_PLAN_LIMIT_REACHED", `O plano permite ${plan.limit} conexões`);
+    const isDefault = input.isDefault || plan?.used === 0;
     const newId = await repo.insertWhatsapp(sql, companyId, { ...fieldsOf(input), provider: input.provider, is_default: false });
     if (isDefault) {
       await repo.clearOtherDefaults(sql, companyId, newId);
