@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from "@mui/material";
+import { Dialog, DialogContent, DialogTitle, Stack, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { businessInput, businessUpdateInput, type Business } from "@atende/shared";
@@ -9,6 +9,7 @@ import { formMessage } from "../../../components/form-message";
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
 import { createBusiness, updateBusiness } from "../api/businesses";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 interface FormValues {
   name: string;
@@ -91,14 +92,7 @@ export function BusinessFormDialog({ open, business, onClose, onSaved }: Props) 
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );

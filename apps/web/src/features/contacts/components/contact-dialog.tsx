@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Typography } from "@mui/material";
+import { Box, Button, Dialog, DialogContent, DialogTitle, IconButton, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useTranslation } from "react-i18next";
@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { createContact, updateContact } from "../api/contacts";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 type FormIn = z.input<typeof contactInput>;
 type FormOut = z.output<typeof contactInput>;
@@ -91,14 +92,7 @@ export function ContactDialog({ open, contact, onClose, onSaved }: Props) {
             {t("contacts.dialog.addExtra")}
           </Button>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );

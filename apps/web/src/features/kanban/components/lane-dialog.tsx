@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
+import { Box, Dialog, DialogContent, DialogTitle } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { LIMITS, tagInput, type Tag } from "@atende/shared";
 import type { z } from "zod";
@@ -11,6 +11,7 @@ import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { createLane } from "../api/kanban";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 const schema = tagInput.pick({ name: true, color: true });
 type FormIn = z.input<typeof schema>;
@@ -60,14 +61,7 @@ export function LaneDialog({ open, onClose, onCreated }: { open: boolean; onClos
             />
           </Box>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from "@mui/material";
+import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueScheduleEntry } from "@atende/shared";
@@ -14,6 +14,7 @@ import { WeeklyHoursEditor, weeklyHoursValid } from "../../../components/weekly-
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
 import { createQueue, fetchIntegrations, fetchPrompts, queueKeys, updateQueue } from "../api/queues";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 const formSchema = queueInput.omit({ schedules: true });
 type FormIn = z.input<typeof formSchema>;
@@ -164,14 +165,7 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
             <WeeklyHoursEditor value={schedules} onChange={setSchedules} startLabel={t("queues.dialog.start")} endLabel={t("queues.dialog.end")} />
           </Box>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );

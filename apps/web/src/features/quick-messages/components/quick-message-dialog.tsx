@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Switch } from "@mui/material";
+import { Box, Button, Chip, Dialog, DialogContent, DialogTitle, FormControlLabel, Switch } from "@mui/material";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { createQuickMessage, removeQuickMessageMedia, updateQuickMessage, uploadQuickMessageMedia } from "../api/quick-messages";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 type FormIn = z.input<typeof quickMessageInput>;
 type FormOut = z.output<typeof quickMessageInput>;
@@ -111,14 +112,7 @@ export function QuickMessageDialog({ open, record, onClose, onSaved }: Props) {
             {attachment && <Chip label={attachment} onDelete={() => void removeAttachment()} title={t("quickMessages.dialog.removeAttachment")} />}
           </Box>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );

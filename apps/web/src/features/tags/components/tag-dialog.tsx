@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel } from "@mui/material";
+import { Box, Checkbox, Dialog, DialogContent, DialogTitle, FormControlLabel } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { atLeast, LIMITS, tagInput, type Tag } from "@atende/shared";
@@ -13,6 +13,7 @@ import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { useCurrentUser } from "../../auth/session";
 import { createTag, updateTag } from "../api/tags";
+import { DialogFormActions } from "../../../components/dialog-form-actions";
 
 type FormIn = z.input<typeof tagInput>;
 type FormOut = z.output<typeof tagInput>;
@@ -86,14 +87,7 @@ export function TagDialog({ open, tag, onClose, onSaved }: Props) {
             )}
           </Box>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
+        <DialogFormActions onCancel={onClose} submitting={formState.isSubmitting} />
       </form>
     </Dialog>
   );
