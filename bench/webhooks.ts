@@ -7,7 +7,7 @@
  *
  * Knobs (environment): BENCH_MESSAGES (20000), BENCH_BATCH (messages per delivery, 10),
  * BENCH_CONCURRENCY (requests in flight, 50), BENCH_CONTACTS (distinct customers, 2000),
- * BENCH_SECONDS (time limit for posting, 120).
+ * BENCH_SECONDS (time limit for posting, 120), BENCH_RATE (messages/s offered; 0 = as fast as accepted).
  *
  * It seeds one company with an admin, starts a fake Graph API (apps/server/test/fake-graph) and the
  * real server (all domains, job workers on) with WHATSAPP_GRAPH_URL on the fake, creates and syncs a
@@ -19,6 +19,7 @@
  *     the agent's socket (p50/p95/p99/max).
  */
 import { createHmac, randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { io } from "socket.io-client";
 import { buildApp } from "../apps/server/src/app.js";
@@ -34,6 +35,8 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
+/** Offered load in messages per second (0: as fast as the server answers). */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PASSWORD = "bench-password";
 const PHONE_DIGITS = "5511955550000";
 
@@ -61,8 +64,10 @@ async function seed(sql: Sql): Promise<{ companyId: number; email: string }> {
 async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let url = process.env.BENCH_DATABASE_URL;
+  const pgDir = tmpDataDir("bench-webhooks");
+  const mediaDir = tmpDataDir("bench-webhooks-media");
   if (!url) {
-    embedded = await startEmbeddedPostgres(tmpDataDir("bench-webhooks"), { persistent: false });
+    embedded = await startEmbeddedPostgres(pgDir, { persistent: false });
     await ensureDatabase(embedded.serverUrl("postgres"), "bench");
     url = embedded.serverUrl("bench");
   }
@@ -110,7 +115,7 @@ async function main() {
       webDist: "/nonexistent",
       runJobs: true,
       whatsappGraphUrl: fake.url,
-      dataDir: tmpDataDir("bench-webhooks-media"),
+      dataDir: mediaDir,
     };
     built = await buildApp(config, pool, url);
     await built.start();
@@ -197,69 +202,102 @@ async function main() {
     const sentAt = new Map<string, number>();
     const webhookUrl = `${base}/api/webhooks/whatsapp/${businessId}`;
     const sign = (raw: string) => `sha256=${createHmac("sha256", fake.appSecret).update(raw).digest("hex")}`;
-    const postTimes: number[] = [];
-    let next = 0;
-    let accepted = 0;
-    let refused = 0;
+    const r = (n: number) => n.toFixed(1);
     const deadline = Date.now() + SECONDS * 1000;
-    log(`posting ${MESSAGES} messages in ${deliveries.length} deliveries of ${BATCH}, ${CONCURRENCY} at a time, from ${CONTACTS} contacts`);
-    const t0 = performance.now();
-    const worker = async () => {
-      while (next < deliveries.length && Date.now() < deadline) {
-        const d = deliveries[next++]!;
-        const start = performance.now();
-        for (const b of d.bodies) sentAt.set(b, start);
-        const res = await fetch(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": sign(d.raw) }, body: d.raw });
-        await res.arrayBuffer();
-        postTimes.push(performance.now() - start);
-        if (res.status === 200) accepted += d.bodies.length;
-        else refused += d.bodies.length;
+    let storedBefore = 0;
+
+    /** Posts deliveries (CONCURRENCY in flight, paced at RATE), waits until all are stored and seen by the agent, prints the figures. */
+    const phase = async (name: string, list: typeof deliveries) => {
+      const postTimes: number[] = [];
+      let next = 0;
+      let accepted = 0;
+      let refused = 0;
+      const bodies = new Set(list.flatMap((d) => d.bodies));
+      log(`${name}: posting ${bodies.size} messages in ${list.length} deliveries of ${BATCH}, ${CONCURRENCY} at a time${RATE ? `, ${RATE}/s offered` : ""}`);
+      const t0 = performance.now();
+      const worker = async () => {
+        while (next < list.length && Date.now() < deadline) {
+          const i = next++;
+          const d = list[i]!;
+          if (RATE > 0) {
+            const wait = t0 + ((i * BATCH) / RATE) * 1000 - performance.now();
+            if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+          }
+          const start = performance.now();
+          for (const b of d.bodies) sentAt.set(b, start);
+          const res = await fetch(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": sign(d.raw) }, body: d.raw });
+          await res.arrayBuffer();
+          postTimes.push(performance.now() - start);
+          if (res.status === 200) accepted += d.bodies.length;
+          else refused += d.bodies.length;
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const postedMs = performance.now() - t0;
+      const waitUntil = Date.now() + 300_000;
+      let stored = 0;
+      let storedMs = 0;
+      let seen = 0;
+      while (Date.now() < waitUntil) {
+        stored = (await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [number.whatsapp_id])).n - storedBefore;
+        storedMs = performance.now() - t0;
+        seen = [...bodies].filter((b) => arrivals.has(b)).length;
+        if (stored >= accepted && seen >= accepted) break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      storedBefore += stored;
+      const mine = [...bodies].filter((b) => arrivals.has(b)).map((b) => ({ at: arrivals.get(b)!, sent: sentAt.get(b)! }));
+      const lastArrival = Math.max(...mine.map((m) => m.at));
+      const latencies = mine.map((m) => m.at - m.sent).sort((a, b) => a - b);
+      postTimes.sort((a, b) => a - b);
+      console.log(`\n${name}`);
+      console.log(`  messages accepted         ${accepted} (${refused} refused) in ${list.length} deliveries of ${BATCH}`);
+      console.log(`  accepted/s                ${r(accepted / (postedMs / 1000))}  (POST p50 ${r(percentile(postTimes, 50))} ms, p95 ${r(percentile(postTimes, 95))} ms)`);
+      console.log(`  persisted/s               ${r(stored / (storedMs / 1000))}  (${stored} rows in ${r(storedMs / 1000)} s)`);
+      console.log(`  delivered to agent/s      ${r(seen / ((lastArrival - t0) / 1000))}  (${seen} appMessage events)`);
+      console.log(
+        `  POST → appMessage (ms)    p50 ${r(percentile(latencies, 50))}  p95 ${r(percentile(latencies, 95))}  p99 ${r(percentile(latencies, 99))}  max ${r(latencies.at(-1) ?? NaN)}`,
+      );
+      if (process.env.BENCH_TIMELINE) {
+        // per second of sending
+        const buckets = new Map<number, number[]>();
+        for (const m of mine) {
+          const k = Math.floor((m.sent - t0) / 1000);
+          buckets.set(k, [...(buckets.get(k) ?? []), m.at - m.sent]);
+        }
+        for (const [k, v] of [...buckets].sort((a, b) => a[0] - b[0])) {
+          v.sort((a, b) => a - b);
+          console.log(`    t=${k}s n=${v.length} p50 ${r(percentile(v, 50))} p95 ${r(percentile(v, 95))} max ${r(v.at(-1)!)}`);
+        }
       }
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const postedMs = performance.now() - t0;
-    log(`posted: ${accepted} accepted, ${refused} refused in ${(postedMs / 1000).toFixed(1)} s`);
 
-    // wait for every accepted message to be stored and delivered to the agent
-    const waitUntil = Date.now() + 300_000;
-    let stored = 0;
-    let storedMs = 0;
-    while (Date.now() < waitUntil) {
-      stored = (await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [number.whatsapp_id])).n;
-      storedMs = performance.now() - t0;
-      if (stored >= accepted && arrivals.size >= accepted) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const lastArrival = Math.max(...arrivals.values());
-    const latencies = [...arrivals].map(([body, at]) => at - (sentAt.get(body) ?? at)).sort((a, b) => a - b);
-    postTimes.sort((a, b) => a - b);
+    // Phase 1: every customer's first message (a new ticket each: the per-message pipeline with routing).
+    // Phase 2: the rest, on existing tickets (the batched path) — the sustained load of a busy number.
+    const opening = Math.ceil(Math.min(CONTACTS, MESSAGES) / BATCH);
+    await phase(`Phase 1: ${Math.min(CONTACTS, MESSAGES)} first messages (new tickets)`, deliveries.slice(0, opening));
+    if (deliveries.length > opening) await phase(`Phase 2: ${MESSAGES - Math.min(CONTACTS, MESSAGES)} messages on existing tickets`, deliveries.slice(opening));
+
     const events = await sql.one<{ pending: number; failed: number; processed: number }>(
       `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'failed')::int AS failed,
               count(*) FILTER (WHERE status = 'processed')::int AS processed FROM webhook_events`,
     );
     const tickets = (await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM tickets")).n;
-    const r = (n: number) => n.toFixed(1);
-    console.log("\nResults");
-    console.log(`  messages posted/accepted  ${accepted} (${refused} refused), ${deliveries.length} deliveries of ${BATCH}`);
-    console.log(`  accepted/s                ${r(accepted / (postedMs / 1000))}  (POST p50 ${r(percentile(postTimes, 50))} ms, p95 ${r(percentile(postTimes, 95))} ms)`);
-    console.log(`  persisted/s               ${r(stored / (storedMs / 1000))}  (${stored} rows in ${r(storedMs / 1000)} s)`);
-    console.log(`  delivered to agent/s      ${r(arrivals.size / ((lastArrival - t0) / 1000))}  (${arrivals.size} appMessage events)`);
-    console.log(
-      `  POST → appMessage (ms)    p50 ${r(percentile(latencies, 50))}  p95 ${r(percentile(latencies, 95))}  p99 ${r(percentile(latencies, 99))}  max ${r(latencies.at(-1) ?? NaN)}`,
-    );
     if (profile.size) {
       console.log("\nStatements (count, total ms, mean ms)");
       for (const [k, v] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) {
         console.log(`  ${String(v.n).padStart(7)} ${v.ms.toFixed(0).padStart(8)} ${(v.ms / v.n).toFixed(2).padStart(6)}  ${k}`);
       }
     }
-    console.log(`  webhook events            processed ${events.processed}, failed ${events.failed}, pending ${events.pending}; tickets ${tickets}`);
+    console.log(`\n  webhook events            processed ${events.processed}, failed ${events.failed}, pending ${events.pending}; tickets ${tickets}`);
   } finally {
     for (const s of sockets) s.close();
     await built?.close().catch(() => undefined);
     await fake.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
+    await rm(pgDir, { recursive: true, force: true });
+    await rm(mediaDir, { recursive: true, force: true });
   }
 }
 

@@ -21,8 +21,9 @@ export const whatsappInput = z.object({
   expiresInactiveMessage: text(),
   queueIds: z.array(z.number().int().positive()).max(500).default([]),
   transferQueueId: z.number().int().positive().nullable().optional(),
-  /** Hours of inactivity after which an open ticket is closed; 0 = never. */
+  /** Minutes of inactivity after which an open or pending ticket is closed; 0 = never. */
   expiresTicket: z.coerce.number().int().min(0).max(100000).default(LIMITS.expiresTicketDefault),
+  /** Minutes after the last queue menu before it starts over. */
   timeUseBotQueues: z.coerce.number().int().min(0).max(100000).default(0),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000).default(LIMITS.maxUseBotQueuesDefault),
   promptId: z.number().int().positive().nullable().optional(),

@@ -3,7 +3,9 @@ import { GraphClient } from "../../channels/cloud-api/graph-client.js";
 import { IGNORED_TYPES, toInboundMessage } from "../../channels/cloud-api/inbound-message.js";
 import { digitsOf } from "../../channels/cloud-api/number-state.js";
 import type { CloudMessage, CloudStatus, MessagesValue } from "../../channels/cloud-api/webhook-types.js";
-import { applyAck, connectionNumbers, processInbound } from "../../channels/inbound.js";
+import type { InboundMessage } from "../../channels/driver.js";
+import { applyAck, connectionNumbers } from "../../channels/inbound.js";
+import { processInboundBatch } from "../../channels/inbound-batch.js";
 import type { AppContext } from "../../core/context.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
 import { presentMessage } from "../messages/presenter.js";
@@ -34,8 +36,8 @@ interface Target {
 /**
  * One `messages` change: every message (to the inbound pipeline) and every status (acks). What all its
  * messages need is read once (the connection, the company's own numbers, which ids are stored
- * already) and the 24-hour windows are moved in one statement. Messages of different customers are
- * handled concurrently; each customer's in delivery order.
+ * already) and the 24-hour windows are moved in one statement; media downloads run concurrently and
+ * the messages are then stored together (processInboundBatch), each customer's in delivery order.
  */
 export async function processMessagesChange(ctx: AppContext, business: BusinessSecrets, value: MessagesValue): Promise<void> {
   const phoneNumberId = value.metadata?.phone_number_id;
@@ -50,52 +52,49 @@ export async function processMessagesChange(ctx: AppContext, business: BusinessS
 
   const messages = (value.messages ?? []).filter((m) => digitsOf(m.from) && m.id);
   if (messages.length) {
-    // Any message from the customer (a reaction too) opens the 24-hour window.
-    await ctx.sql.exec(
-      `INSERT INTO official_conversations (company_id, whatsapp_id, contact_number, last_inbound_at)
-       SELECT $1, $2, n, LEAST(max(at), now()) FROM unnest($3::text[], $4::timestamptz[]) AS x(n, at) GROUP BY n
-       ON CONFLICT (whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
-      [
-        target.companyId,
-        target.whatsappId,
-        messages.map((m) => digitsOf(m.from)),
-        messages.map((m) => (m.timestamp ? new Date(Number(m.timestamp) * 1000) : new Date())),
-      ],
-    );
     const wanted = messages.filter((m) => !IGNORED_TYPES.has(m.type));
-    // A retry of an already stored message downloads nothing again.
-    const stored = new Set(
-      (
-        await ctx.sql.many<{ provider_id: string }>(
-          "SELECT provider_id FROM messages WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = ANY($3::text[])",
-          [target.companyId, target.whatsappId, wanted.map((m) => m.id)],
-        )
-      ).map((r) => r.provider_id),
-    );
+    const [, storedRows, connection, ownNumbers] = await Promise.all([
+      // Any message from the customer (a reaction too) opens the 24-hour window.
+      ctx.sql.exec(
+        `INSERT INTO official_conversations (company_id, whatsapp_id, contact_number, last_inbound_at)
+         SELECT $1, $2, n, LEAST(max(at), now()) FROM unnest($3::text[], $4::timestamptz[]) AS x(n, at) GROUP BY n
+         ON CONFLICT (whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
+        [
+          target.companyId,
+          target.whatsappId,
+          messages.map((m) => digitsOf(m.from)),
+          messages.map((m) => (m.timestamp ? new Date(Number(m.timestamp) * 1000) : new Date())),
+        ],
+      ),
+      // A retry of an already stored message downloads nothing again.
+      ctx.sql.many<{ provider_id: string }>(
+        "SELECT provider_id FROM messages WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = ANY($3::text[])",
+        [target.companyId, target.whatsappId, wanted.map((m) => m.id)],
+      ),
+      whatsappRepo.findWhatsapp(ctx.sql, target.companyId, target.whatsappId),
+      connectionNumbers(ctx.sql, target.companyId),
+    ]);
+    const stored = new Set(storedRows.map((r) => r.provider_id));
     const fresh = wanted.filter((m) => !stored.has(m.id));
-    if (fresh.length) {
-      const [connection, ownNumbers] = await Promise.all([
-        whatsappRepo.findWhatsapp(ctx.sql, target.companyId, target.whatsappId),
-        connectionNumbers(ctx.sql, target.companyId),
-      ]);
-      if (!connection) return;
-      const byCustomer = new Map<string, CloudMessage[]>();
-      for (const m of fresh) {
-        const from = digitsOf(m.from);
-        byCustomer.set(from, [...(byCustomer.get(from) ?? []), m]);
-      }
+    if (fresh.length && connection) {
+      // media downloads run concurrently; the messages then go in delivery order
+      const converted = new Map<CloudMessage, InboundMessage>();
       await Promise.all(
-        [...byCustomer].map(async ([from, list]) => {
-          for (const msg of list) {
-            try {
-              const inbound = await toInboundMessage(msg, names.get(from) ?? "", graph);
-              if (inbound) await processInbound(ctx, target, inbound, { connection, ownNumbers, checkedNew: true });
-            } catch (err) {
-              failure ??= err;
-            }
+        fresh.map(async (msg) => {
+          try {
+            const inbound = await toInboundMessage(msg, names.get(digitsOf(msg.from)) ?? "", graph);
+            if (inbound) converted.set(msg, inbound);
+          } catch (err) {
+            failure ??= err;
           }
         }),
       );
+      const inbound = fresh.map((m) => converted.get(m)).filter((m): m is InboundMessage => m !== undefined);
+      try {
+        await processInboundBatch(ctx, target, inbound, { connection, ownNumbers, checkedNew: true });
+      } catch (err) {
+        failure ??= err;
+      }
     }
   }
   for (const status of value.statuses ?? []) {

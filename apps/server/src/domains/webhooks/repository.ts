@@ -27,6 +27,19 @@ export function startAttempt(sql: Sql, id: number) {
   );
 }
 
+/** startAttempt for several events at once (those already processed are left out). */
+export function startAttempts(sql: Sql, ids: number[]) {
+  return sql.many<WebhookEventRow>(
+    `UPDATE webhook_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[]) AND status <> 'processed'
+     RETURNING id, company_id, business_id, payload, status, attempts`,
+    [ids],
+  );
+}
+
+export function finishMany(sql: Sql, ids: number[]) {
+  return sql.exec("UPDATE webhook_events SET status = 'processed', error = '', processed_at = now() WHERE id = ANY($1::bigint[])", [ids]);
+}
+
 export function finish(sql: Sql, id: number, error: string | null) {
   return sql.exec(
     `UPDATE webhook_events SET status = CASE WHEN $2::text IS NULL THEN 'processed' ELSE 'failed' END,

@@ -17,13 +17,16 @@ const verifyQuery = z.object({
   "hub.challenge": z.string().max(500).optional(),
 });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
-/** When the fallback job of a delivery processed inline runs (it finds it processed unless this process failed). */
-const INLINE_FALLBACK_MS = 30_000;
+/** How long the webhook POST reuses a business's secrets (a changed app secret applies after this). */
+const SECRETS_TTL_MS = 5_000;
+/** A delivery still pending this long after it arrived is queued as a job. */
+const PENDING_SWEEP_MS = 60_000;
 
 /**
  * The Cloud API webhook of each business (public: Meta calls it). GET answers the verification
  * handshake; POST checks X-Hub-Signature-256 over the raw body, stores the delivery once (by the
- * body's hash) and answers 200 at once; a durable job processes it.
+ * body's hash) and answers 200 at once; it is processed at once in this process, and by a durable job
+ * when that fails or never happens.
  */
 export const webhooksRoutes: Domain = (api, ctx) => {
   // Only this plugin's routes: the body stays raw bytes (the signature is over them).
@@ -33,11 +36,21 @@ export const webhooksRoutes: Domain = (api, ctx) => {
   const runner = new InlineWebhookRunner(ctx);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, p.eventId) });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
-  // Deliveries stored by a process that stopped before queueing them.
+  // Deliveries still pending a minute after they arrived (their process stopped, or was overloaded):
+  // queued as jobs at start and every minute (an indexed read of the few pending rows).
+  const sweep = async () => {
+    const pending = await repo.unprocessed(ctx.sql, PENDING_SWEEP_MS / 1000).catch(() => []);
+    for (const e of pending) await ctx.jobs.send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` }).catch(() => undefined);
+  };
+  let timer: NodeJS.Timeout | null = null;
   api.addHook("onReady", async () => {
     if (!ctx.config.runJobs) return;
-    const pending = await repo.unprocessed(ctx.sql, 60).catch(() => []);
-    for (const e of pending) await ctx.jobs.send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` }).catch(() => undefined);
+    await sweep();
+    timer = setInterval(() => void sweep(), PENDING_SWEEP_MS);
+    timer.unref();
+  });
+  api.addHook("onClose", async () => {
+    if (timer) clearInterval(timer);
   });
 
   api.get("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam, querystring: verifyQuery } }, async (request, reply) => {
@@ -49,8 +62,20 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     return reply.type("text/plain").send(q["hub.challenge"] ?? "");
   });
 
+  // A busy number posts hundreds of deliveries a second: its business's secrets are read once per few seconds.
+  const secrets = new Map<number, { at: number; row: Promise<Awaited<ReturnType<typeof businessRepo.findSecretsForWebhook>>> }>();
+  const secretsOf = (id: number) => {
+    const hit = secrets.get(id);
+    if (hit && Date.now() - hit.at < SECRETS_TTL_MS) return hit.row;
+    const row = businessRepo.findSecretsForWebhook(ctx.sql, id);
+    if (secrets.size > 10_000) secrets.clear();
+    secrets.set(id, { at: Date.now(), row });
+    row.catch(() => secrets.delete(id));
+    return row;
+  };
+
   api.post("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam } }, async (request, reply) => {
-    const business = await businessRepo.findSecretsForWebhook(ctx.sql, request.params.businessId);
+    const business = await secretsOf(request.params.businessId);
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!business || !validSignature(business.app_secret, raw, request.headers["x-hub-signature-256"])) {
       throw new AppError("ERR_NO_PERMISSION", "Assinatura inválida", {}, 401);
@@ -64,10 +89,10 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     if (payload?.object === "whatsapp_business_account") {
       const id = await repo.insertEvent(ctx.sql, { companyId: business.company_id, businessId: business.id, sha256: sha256Hex(raw), payload });
       if (id !== null) {
-        // Processed here at once; the job (delayed) is the durable fallback. Without workers here, the job does it.
-        const inline = ctx.config.runJobs;
-        await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}`, ...(inline ? { startAfter: Date.now() + INLINE_FALLBACK_MS } : {}) });
-        if (inline) runner.push(id);
+        // Processed here at once (the stored row is the durable part: the sweep below queues a job for a
+        // delivery still pending a minute later). A process without workers leaves it to a job.
+        if (ctx.config.runJobs) runner.push(id);
+        else await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` });
       }
     }
     return reply.status(200).send({ received: true });

@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildQueue, buildTenant, createTestApp, type TestApp } from "../../test/helper.js";
+import * as whatsappRepo from "../domains/whatsapp/repository.js";
+import type { InboundMessage } from "./driver.js";
+import { connectionNumbers } from "./inbound.js";
+import { processInboundBatch } from "./inbound-batch.js";
+import { connectedSandbox, inbound, phoneOutbox } from "./testing.js";
+
+let app: TestApp;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-batch-"));
+  app = await createTestApp({ dataDir });
+});
+afterAll(async () => {
+  await app.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const text = (id: string, from: string, body: string): InboundMessage => ({ providerId: id, from, pushName: `Cliente ${from.slice(-2)}`, body, mediaType: "chat" });
+
+describe("processInboundBatch (a webhook delivery's messages together)", () => {
+  it("stores existing tickets' messages in one go and routes new and menu tickets one by one, each customer in order", async () => {
+    const t = await buildTenant(app);
+    const q1 = await buildQueue(app.sql, t.companyId, { name: "Vendas" });
+    const q2 = await buildQueue(app.sql, t.companyId, { name: "Suporte" });
+    const wa = await connectedSandbox(app, t.admin.token, { queueIds: [q1, q2], greetingMessage: "Menu" });
+    const [a, b, c] = ["5531966660001", "5531966660002", "5531966660003"];
+    const ticketA = (await inbound(app, t.admin.token, wa, { number: a, body: "oi" })).ticketId;
+    await inbound(app, t.admin.token, wa, { number: a, body: "1" }); // routed to Vendas
+    const ticketC = (await inbound(app, t.admin.token, wa, { number: c, body: "oi" })).ticketId; // waiting in the menu
+    const unreadBefore = (await app.sql.one<{ unread_messages: number }>("SELECT unread_messages FROM tickets WHERE id = $1", [ticketA])).unread_messages;
+
+    const conn = { companyId: t.companyId, whatsappId: wa };
+    const prepared = {
+      connection: (await whatsappRepo.findWhatsapp(app.sql, t.companyId, wa))!,
+      ownNumbers: await connectionNumbers(app.sql, t.companyId),
+      checkedNew: true,
+    };
+    const batch = [text("BA1", a, "a1"), text("BB1", b, "b1"), text("BA2", a, "a2"), text("BC1", c, "2"), text("BA1", a, "a1 de novo"), text("BA3", a, "a3")];
+    await processInboundBatch(app.ctx, conn, batch, prepared);
+
+    const ofA = await app.sql.many<{ body: string }>("SELECT body FROM messages WHERE ticket_id = $1 AND provider_id LIKE 'BA%' ORDER BY id", [ticketA]);
+    expect(ofA.map((m) => m.body)).toEqual(["a1", "a2", "a3"]);
+    const rowA = await app.sql.one<{ unread_messages: number; last_message: string; queue_id: number }>(
+      "SELECT unread_messages, last_message, queue_id FROM tickets WHERE id = $1",
+      [ticketA],
+    );
+    expect(rowA).toEqual({ unread_messages: unreadBefore + 3, last_message: "a3", queue_id: q1 });
+
+    const ticketB = await app.sql.one<{ id: number; status: string; chatbot: boolean }>(
+      "SELECT t.id, t.status, t.chatbot FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE c.company_id = $1 AND c.number = $2",
+      [t.companyId, b],
+    );
+    expect(ticketB).toMatchObject({ status: "pending", chatbot: true });
+    expect(await phoneOutbox(app, t.admin.token, wa, b)).toEqual(["Menu\n\n*1* - Vendas\n*2* - Suporte"]);
+    expect(await app.sql.one("SELECT queue_id, chatbot FROM tickets WHERE id = $1", [ticketC])).toEqual({ queue_id: q2, chatbot: false });
+
+    // the same delivery again (Meta's retry): nothing new
+    const count = async () => (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [wa])).n;
+    const before = await count();
+    await processInboundBatch(app.ctx, conn, batch, prepared);
+    expect(await count()).toBe(before);
+  });
+
+  it("ignores messages from the company's own connection numbers", async () => {
+    const t = await buildTenant(app);
+    const wa = await connectedSandbox(app, t.admin.token, { name: "Loja A" });
+    const other = await connectedSandbox(app, t.admin.token, { name: "Loja B" });
+    const otherNumber = (await app.sql.one<{ number: string }>("SELECT number FROM whatsapps WHERE id = $1", [other])).number;
+    const prepared = {
+      connection: (await whatsappRepo.findWhatsapp(app.sql, t.companyId, wa))!,
+      ownNumbers: await connectionNumbers(app.sql, t.companyId),
+      checkedNew: true,
+    };
+    await processInboundBatch(app.ctx, { companyId: t.companyId, whatsappId: wa }, [text("OWN1", otherNumber, "eco")], prepared);
+    expect((await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE provider_id = 'OWN1'")).n).toBe(0);
+  });
+});
