@@ -65,7 +65,8 @@ export interface InboundMessage {
 
 export interface DriverEvents {
   qr(qrcode: string): void | Promise<void>;
-  status(status: SessionStatus, info?: { number?: string }): void | Promise<void>;
+  /** `pairingCode` with status PAIRING: the code the user types on the phone (instead of scanning a QR). */
+  status(status: SessionStatus, info?: { number?: string; pairingCode?: string }): void | Promise<void>;
   /** Resolves when the message has been stored (the caller may await the pipeline). */
   message(message: InboundMessage): Promise<unknown>;
   ack(providerId: string, ack: number): void | Promise<void>;

@@ -20,7 +20,10 @@ import {
   unownedConnected,
 } from "./ownership.js";
 
-export type DriverFactory = (ctx: AppContext, input: { companyId: number; whatsappId: number; events: DriverEvents; resume: boolean }) => WhatsappDriver;
+export type DriverFactory = (
+  ctx: AppContext,
+  input: { companyId: number; whatsappId: number; events: DriverEvents; resume: boolean; pairingNumber?: string },
+) => WhatsappDriver;
 
 /** Drivers by provider; the Baileys and Cloud API drivers register here when they exist. */
 const factories = new Map<string, DriverFactory>([
@@ -107,9 +110,10 @@ export class ChannelManager {
    * A resume only takes a free lease; an explicit start (an administrator's action) takes the lease
    * over from another process, which stops its driver within OUTBOX_POLL_MS.
    */
-  async start(companyId: number, whatsappId: number, provider: string, resume = false): Promise<WhatsappDriver> {
+  async start(companyId: number, whatsappId: number, provider: string, resume = false, pairingNumber?: string): Promise<WhatsappDriver> {
     const factory = factories.get(provider);
     if (!factory) throw new AppError("ERR_VALIDATION", `Provider ${provider} is not available yet`);
+    if (pairingNumber && provider !== "baileys") throw new AppError("ERR_VALIDATION", "Conexão por número disponível apenas para conexões Baileys");
     if (!(await claimLease(this.ctx.sql, whatsappId, this.ownerId, !resume))) {
       throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão está sendo executada por outro servidor");
     }
@@ -117,7 +121,7 @@ export class ChannelManager {
     await failInterrupted(this.ctx, whatsappId);
     const previous = this.drivers.get(whatsappId);
     if (previous) await previous.stop().catch(() => undefined);
-    const driver = factory(this.ctx, { companyId, whatsappId, resume, events: this.eventsFor(companyId, whatsappId) });
+    const driver = factory(this.ctx, { companyId, whatsappId, resume, pairingNumber, events: this.eventsFor(companyId, whatsappId) });
     this.drivers.set(whatsappId, driver);
     await driver.connect();
     return driver;
@@ -244,7 +248,8 @@ export class ChannelManager {
   private eventsFor(companyId: number, whatsappId: number): DriverEvents {
     return {
       qr: (qrcode) => this.setSession(companyId, whatsappId, "qrcode", qrcode),
-      status: (status, info) => this.setSession(companyId, whatsappId, status, "", info?.number),
+      // While PAIRING the qrcode column holds the pairing code (presented as `pairingCode`).
+      status: (status, info) => this.setSession(companyId, whatsappId, status, status === "PAIRING" ? (info?.pairingCode ?? "") : "", info?.number),
       message: (message) => processInbound(this.ctx, { companyId, whatsappId }, message),
       ack: (providerId, ack) => applyAck(this.ctx, companyId, whatsappId, providerId, ack),
       edit: (providerId, body) => applyEdit(this.ctx, companyId, whatsappId, providerId, body),

@@ -36,6 +36,11 @@ export const message = z.object({
   /** The agent who sent it (outgoing messages written in the app). */
   userId: z.number().nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /**
+   * Why an outgoing message was not sent (the driver refused it, the process stopped mid-send, or the
+   * Cloud API reported status `failed` with Meta's error); null otherwise. Shown as the error icon.
+   */
+  sendError: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -38,6 +38,8 @@ export const whatsapp = z.object({
   name: z.string(),
   status: z.enum(SESSION_STATUSES),
   qrcode: z.string(),
+  /** Status PAIRING (Baileys "connect with phone number"): the 8-character code to type on the phone. */
+  pairingCode: z.string().optional(),
   retries: z.number(),
   /** The connected phone number ('' until connected). */
   number: z.string(),
@@ -63,7 +65,28 @@ export const whatsapp = z.object({
 });
 export type Whatsapp = z.infer<typeof whatsapp>;
 
-export const whatsappSession = z.object({ id: z.number(), status: z.enum(SESSION_STATUSES), qrcode: z.string() });
+export const whatsappSession = z.object({
+  id: z.number(),
+  status: z.enum(SESSION_STATUSES),
+  qrcode: z.string(),
+  /** Status PAIRING: the 8-character code to type in WhatsApp > Aparelhos conectados > Conectar com número de telefone. */
+  pairingCode: z.string().optional(),
+});
+
+/**
+ * Optional body of POST /whatsappsession/{id}: with a phone number a Baileys session is paired by
+ * code (status PAIRING with `pairingCode`) instead of a QR code.
+ */
+export const whatsappSessionStartInput = z
+  .object({
+    phoneNumber: z
+      .string({ error: MSG.required })
+      .transform((s) => s.replace(/\D/g, ""))
+      .pipe(z.string().min(8, MSG.tooShort).max(20, MSG.tooLong))
+      .optional(),
+  })
+  .nullish();
+export type WhatsappSessionStartInput = z.input<typeof whatsappSessionStartInput>;
 export type WhatsappSession = z.infer<typeof whatsappSession>;
 
 /** Events on company-{id}-whatsapp and company-{id}-whatsappSession. */

@@ -59,6 +59,11 @@ class FakeSocket implements BaileysSocket {
   async groupMetadata(): Promise<{ subject: string }> {
     return { subject: "Grupo da Família" };
   }
+  pairingRequests: string[] = [];
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    this.pairingRequests.push(phoneNumber);
+    return `PAIR${String(this.pairingRequests.length).padStart(4, "0")}`;
+  }
   async onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[]> {
     return numbers.map((n) => ({ jid: `${n}@s.whatsapp.net`, exists: !n.endsWith("0000") }));
   }
@@ -203,10 +208,44 @@ describe("Baileys driver: session", () => {
     expect(sockets.length).toBe(count); // no reconnection
 
     const start = await app.api("POST", `/api/whatsappsession/${id}`, { token: t.admin.token });
-    expect(start.statusCode).toBe(200);
+    expect(start.statusCode, start.body).toBe(200);
     expect(last().input.auth.creds.me).toBeUndefined();
     await emitAndSettle(id, "connection.update", { qr: "QR-NEW" });
     expect(await row(id)).toMatchObject({ status: "qrcode", qrcode: "QR-NEW" });
+  });
+
+  it("pairs by phone number: POST /whatsappsession/{id} {phoneNumber} requests a code and reports PAIRING with it", async () => {
+    const res = await app.api("POST", "/api/whatsapp", { token: t.admin.token, body: { name: "Por número", provider: "baileys" } });
+    const id = res.json().id as number;
+    const bad = await app.api("POST", `/api/whatsappsession/${id}`, { token: t.admin.token, body: { phoneNumber: "12" } });
+    expect(bad.json().error).toBe("ERR_VALIDATION");
+    const start = await app.api("POST", `/api/whatsappsession/${id}`, { token: t.admin.token, body: { phoneNumber: "+55 (11) 94444-3333" } });
+    expect(start.statusCode, start.body).toBe(200);
+    const sock = last();
+    const before = emitted.length;
+    // the socket is ready to pair (its first QR): a code is requested instead of showing the QR
+    await emitAndSettle(id, "connection.update", { qr: "QR-IGNORED" }, sock);
+    expect(sock.pairingRequests).toEqual(["5511944443333"]);
+    expect(await row(id)).toMatchObject({ status: "PAIRING" });
+    const sessions = emitted
+      .slice(before)
+      .filter((e) => e.channel === `company-${t.companyId}-whatsappSession`)
+      .map((e) => (e.payload as { session: { status: string; qrcode: string; pairingCode?: string } }).session);
+    expect(sessions.at(-1)).toEqual({ id, status: "PAIRING", qrcode: "", pairingCode: "PAIR0001" });
+    const listed = (await app.api("GET", "/api/whatsapp", { token: t.admin.token })).json().find((w: { id: number }) => w.id === id);
+    expect(listed).toMatchObject({ status: "PAIRING", qrcode: "", pairingCode: "PAIR0001" });
+    // a QR refresh of the same socket keeps the code (no second request, no QR shown)
+    await emitAndSettle(id, "connection.update", { qr: "QR-REFRESH" }, sock);
+    expect(sock.pairingRequests).toHaveLength(1);
+    expect((await row(id)).status).toBe("PAIRING");
+    // the phone accepts the code: restartRequired, then the session opens
+    sock.input.auth.creds.me = { id: "5511944443333:3@s.whatsapp.net", name: "Por número" };
+    sock.input.auth.creds.registered = true;
+    const count = sockets.length;
+    await emitAndSettle(id, "connection.update", closeWith(515), sock);
+    await until(() => sockets.length === count + 1);
+    await emitAndSettle(id, "connection.update", { connection: "open" });
+    expect(await row(id)).toMatchObject({ status: "CONNECTED", qrcode: "", number: "5511944443333" });
   });
 
   it("TIMEOUT when every QR code expired unscanned", async () => {

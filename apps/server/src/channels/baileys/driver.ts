@@ -34,9 +34,11 @@ export interface BaileysDriverInput {
   whatsappId: number;
   events: DriverEvents;
   resume: boolean;
+  /** Pair by code with this phone number (digits) instead of showing a QR code. */
+  pairingNumber?: string;
 }
 
-type State = "idle" | "connecting" | "qrcode" | "open" | "stopped";
+type State = "idle" | "connecting" | "qrcode" | "pairing" | "open" | "stopped";
 
 const OWN_IDS_CAP = 2000;
 const UNREAD_CAP = 100;
@@ -61,6 +63,9 @@ export class BaileysDriver implements WhatsappDriver {
   readonly whatsappId: number;
   private readonly events: DriverEvents;
   private readonly resume: boolean;
+  private pairingNumber?: string;
+  /** The socket generation a pairing code was requested for (one code per socket). */
+  private pairingGen = -1;
   private readonly factory: SocketFactory;
   private readonly download: MediaDownloader;
   private readonly backoff: { baseMs: number; maxMs: number };
@@ -89,6 +94,7 @@ export class BaileysDriver implements WhatsappDriver {
     this.whatsappId = input.whatsappId;
     this.events = input.events;
     this.resume = input.resume;
+    this.pairingNumber = input.pairingNumber;
     this.factory = options.socketFactory ?? defaultSocketFactory;
     this.download = options.download ?? defaultDownloader;
     this.backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
@@ -218,13 +224,14 @@ export class BaileysDriver implements WhatsappDriver {
   }
 
   private async onConnectionUpdate(gen: number, u: Partial<BaileysEventMap["connection.update"]>): Promise<void> {
-    if (u.qr) {
+    if (u.qr && !(await this.requestPairingCode(gen))) {
       this.state = "qrcode";
       await this.events.qr(u.qr);
     }
     if (u.connection === "open") {
       this.state = "open";
       this.attempts = 0;
+      this.pairingNumber = undefined;
       const me = this.auth?.state.creds.me?.id ?? this.sock?.user?.id;
       const number = pnDigits(me ? jidNormalizedUser(me) : undefined) ?? undefined;
       await this.events.status("CONNECTED", number ? { number } : undefined);
@@ -234,7 +241,7 @@ export class BaileysDriver implements WhatsappDriver {
     if (u.connection !== "close" || gen !== this.generation) return;
 
     const code = closeCode(u);
-    const wasShowingCode = this.state === "qrcode";
+    const wasShowingCode = this.state === "qrcode" || this.state === "pairing";
     this.sock = undefined;
     if (code === DisconnectReason.loggedOut) {
       // The phone removed this device (or the pairing was refused): forget it; the next start shows a QR.
@@ -267,6 +274,30 @@ export class BaileysDriver implements WhatsappDriver {
     this.state = "connecting";
     if (wasOpen || !wasShowingCode) await this.events.status("OPENING");
     this.scheduleReconnect(this.nextDelay());
+  }
+
+  /**
+   * Pairing by phone number: when the socket is ready to pair (its first QR), asks WhatsApp for the
+   * code to type on the phone (WhatsApp > Aparelhos conectados > Conectar com número de telefone) and
+   * reports PAIRING with it; later QR refreshes of the same socket keep that code. False when this
+   * session pairs by QR code (or the request failed: the QR code is shown instead).
+   */
+  private async requestPairingCode(gen: number): Promise<boolean> {
+    const sock = this.sock;
+    if (!this.pairingNumber || !sock?.requestPairingCode || this.auth?.state.creds.registered) return false;
+    if (this.pairingGen === gen) return true;
+    this.pairingGen = gen;
+    try {
+      const code = await sock.requestPairingCode(this.pairingNumber);
+      if (gen !== this.generation) return true;
+      this.state = "pairing";
+      await this.events.status("PAIRING", { pairingCode: code });
+      return true;
+    } catch (err) {
+      this.logger.error({ err }, "pairing code request failed");
+      this.pairingNumber = undefined;
+      return false;
+    }
   }
 
   // ----- inbound -----

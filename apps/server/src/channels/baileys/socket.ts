@@ -34,6 +34,8 @@ export interface BaileysSocket {
   groupMetadata?(jid: string): Promise<Pick<GroupMetadata, "subject">>;
   onWhatsApp?(...phoneNumbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   updateMediaMessage?(message: WAMessage): Promise<WAMessage>;
+  /** Pairing by phone number: the 8-character code WhatsApp asks for on that phone. */
+  requestPairingCode?(phoneNumber: string): Promise<string>;
 }
 
 export interface SocketFactoryInput {

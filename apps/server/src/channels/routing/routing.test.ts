@@ -376,11 +376,14 @@ describe("outgoing durability", () => {
       );
       expect(failed).toMatchObject({ send_status: "failed", ack: 0, provider_id: null });
       expect(failed.send_error).toMatch(/^ERR_SENDING_WAPP_MSG/);
+      // the web sees the failed row with its error (and a sent one without)
+      const failedShown = (await api("GET", `/api/messages/${ticketId}`, t.admin.token)).json().messages.find((m: { body: string }) => m.body === "vai falhar");
+      expect(failedShown).toMatchObject({ fromMe: true, ack: 0, sendError: "Não foi possível enviar a mensagem" });
       expect(await phoneOutbox(app, t.admin.token, wa, number)).toEqual([]);
 
       const ok = await api("POST", `/api/messages/${ticketId}`, t.admin.token, { body: "vai chegar", sign: false });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json().messages[0]).toMatchObject({ body: "vai chegar", ack: 1 });
+      expect(ok.json().messages[0]).toMatchObject({ body: "vai chegar", ack: 1, sendError: null });
       expect(seen[1]).toEqual({ send_status: "pending", ack: 0, provider_id: null });
       const sent = await app.sql.one<{ send_status: string; provider_id: string | null }>(
         "SELECT send_status, provider_id FROM messages WHERE ticket_id = $1 AND body = 'vai chegar'",

@@ -42,9 +42,16 @@ export function presentMessage(row: MessageRow): Message {
         },
     userId: row.user_id,
     user: row.user_id !== null && row.user_name !== null ? { id: row.user_id, name: row.user_name } : null,
+    sendError: row.from_me && row.send_status === "failed" ? sendErrorText(row.send_error) : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/** The stored send error without its leading error code ("ERR_X: text" gives "text"). */
+function sendErrorText(stored: string | null): string {
+  const text = (stored ?? "").replace(/^ERR_[A-Z_]+: /, "").trim();
+  return text || "Não foi possível enviar a mensagem";
 }
 
 /** The ticket list's preview of a message. */

@@ -220,12 +220,21 @@ export function saveMessageStatus(
   );
 }
 
-/** A failed send: the message shows the error state (ack 0) unless it was already delivered or read. */
-export function markMessageFailed(sql: Sql, companyId: number, whatsappId: number, providerId: string) {
+/**
+ * A failed send: the message shows the error state (ack 0, send_status `failed` with Meta's error)
+ * unless it was already delivered or read.
+ */
+export function markMessageFailed(sql: Sql, companyId: number, whatsappId: number, providerId: string, error: string) {
   return sql.maybe<{ id: number; ticket_id: number }>(
-    `UPDATE messages SET ack = 0, updated_at = now()
+    `UPDATE messages SET ack = 0, send_status = 'failed', send_error = $4, updated_at = now()
       WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND from_me AND ack BETWEEN 1 AND 2
       RETURNING id, ticket_id`,
-    [companyId, whatsappId, providerId],
+    [companyId, whatsappId, providerId, error.slice(0, 1000)],
   );
+}
+
+/** Meta's error of a failed status as one line: "title (code): detail". */
+export function statusErrorText(s: { error_code: number | null; error_title: string; error_detail: string }): string {
+  const head = [s.error_title, s.error_code !== null ? `(${s.error_code})` : ""].filter(Boolean).join(" ");
+  return [head, s.error_detail].filter(Boolean).join(": ") || "Falha no envio";
 }

@@ -129,8 +129,8 @@ async function processStatus(ctx: AppContext, target: Target, s: CloudStatus): P
  * one), or the failure when it was never delivered. False when the message row does not exist yet.
  */
 export async function applyStoredStatus(ctx: AppContext, target: Target, providerId: string): Promise<boolean> {
-  const stored = await ctx.sql.maybe<{ status: string; ack: number }>(
-    "SELECT status, ack FROM official_message_statuses WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
+  const stored = await ctx.sql.maybe<{ status: string; ack: number; error_code: number | null; error_title: string; error_detail: string }>(
+    "SELECT status, ack, error_code, error_title, error_detail FROM official_message_statuses WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
     [target.companyId, target.whatsappId, providerId],
   );
   if (!stored) return true;
@@ -139,7 +139,7 @@ export async function applyStoredStatus(ctx: AppContext, target: Target, provide
   if (stored.status !== "failed") {
     if (stored.ack > 0) await applyAck(ctx, target.companyId, target.whatsappId, providerId, stored.ack);
   } else {
-    const changed = await officialRepo.markMessageFailed(ctx.sql, target.companyId, target.whatsappId, providerId);
+    const changed = await officialRepo.markMessageFailed(ctx.sql, target.companyId, target.whatsappId, providerId, officialRepo.statusErrorText(stored));
     if (changed) {
       const row = await messageRepo.findMessage(ctx.sql, target.companyId, changed.id);
       const ticket = await ticketRepo.findTicket(ctx.sql, target.companyId, changed.ticket_id);

@@ -172,6 +172,13 @@ describe("batched deliveries", () => {
       [s4.providerId],
     );
     expect(failure).toEqual({ status: "failed", error_code: 131026, error_title: "Message undeliverable", error_detail: "Receiver incapable" });
+    // the web sees the failure with Meta's error; delivered messages carry none
+    const page = await app.api("GET", `/api/messages/${s4.ticketId}`, { token: a.admin.token });
+    expect(page.statusCode).toBe(200);
+    const shown = (page.json().messages as { id: number; sendError?: string | null }[]).find((m) => m.id === s4.messageId);
+    expect(shown?.sendError).toBe("Message undeliverable (131026): Receiver incapable");
+    const ok = (await app.api("GET", `/api/messages/${s1.ticketId}`, { token: a.admin.token })).json().messages as { id: number; sendError?: string | null }[];
+    expect(ok.find((m) => m.id === s1.messageId)?.sendError).toBeNull();
     expect((await messagesOf(a.companyId, c1)).filter((m) => !m.from_me).map((m) => m.body)).toContain("Pedido 4512");
 
     // A different envelope repeating stored messages (a retry merged with a new one): only the new one is added.

@@ -9,7 +9,8 @@ export function presentWhatsapp(row: WhatsappRow, withToken = false): Whatsapp {
     id: row.id,
     name: row.name,
     status: asStatus(row.status),
-    qrcode: row.qrcode,
+    qrcode: row.status === "PAIRING" ? "" : row.qrcode,
+    ...(row.status === "PAIRING" && row.qrcode ? { pairingCode: row.qrcode } : {}),
     retries: row.retries,
     number: row.number,
     phoneNumberStr: row.number,
@@ -33,6 +34,8 @@ export function presentWhatsapp(row: WhatsappRow, withToken = false): Whatsapp {
   };
 }
 
+/** While PAIRING the `qrcode` column holds the pairing code (a session shows one or the other). */
 export function presentSession(row: Pick<WhatsappRow, "id" | "status" | "qrcode">): WhatsappSession {
+  if (row.status === "PAIRING") return { id: row.id, status: "PAIRING", qrcode: "", ...(row.qrcode ? { pairingCode: row.qrcode } : {}) };
   return { id: row.id, status: asStatus(row.status), qrcode: row.status === "CONNECTED" ? "" : row.qrcode };
 }

@@ -1,4 +1,4 @@
-import { idParam, messageResponse, whatsapp, whatsappInput, whatsappSession, whatsappUpdateInput } from "@atende/shared";
+import { idParam, messageResponse, whatsapp, whatsappInput, whatsappSession, whatsappSessionStartInput, whatsappUpdateInput } from "@atende/shared";
 import { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import type { Domain } from "../../core/domain.js";
@@ -35,8 +35,11 @@ export const whatsappRoutes: Domain = (api, ctx) => {
     return { message: "Whatsapp deleted." };
   });
 
-  api.post("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
-    service.sessionAction(ctx, request.actor, request.params.id, "start"),
+  // Body {phoneNumber} (Baileys): pair by code (status PAIRING with pairingCode) instead of a QR code.
+  api.post(
+    "/whatsappsession/:id",
+    { config: admin, schema: { params: idParam, body: whatsappSessionStartInput, response: { 200: whatsappSession } } },
+    async (request) => service.sessionAction(ctx, request.actor, request.params.id, "start", request.body?.phoneNumber),
   );
   api.put("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
     service.sessionAction(ctx, request.actor, request.params.id, "restart"),

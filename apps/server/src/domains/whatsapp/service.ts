@@ -135,10 +135,16 @@ export async function deleteWhatsapp(ctx: AppContext, actor: RequestActor, id: n
   }
 }
 
-export async function sessionAction(ctx: AppContext, actor: RequestActor, id: number, action: "start" | "restart" | "stop"): Promise<WhatsappSession> {
+export async function sessionAction(
+  ctx: AppContext,
+  actor: RequestActor,
+  id: number,
+  action: "start" | "restart" | "stop",
+  pairingNumber?: string,
+): Promise<WhatsappSession> {
   const row = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
   if (action === "stop") await channels(ctx).disconnect(actor.companyId, id);
-  else await channels(ctx).start(actor.companyId, id, row.provider);
+  else await channels(ctx).start(actor.companyId, id, row.provider, false, pairingNumber);
   return presentSession((await repo.findWhatsapp(ctx.sql, actor.companyId, id))!);
 }

@@ -43,7 +43,7 @@ export default function ConnectionsPage() {
   useSocketEvent<WhatsappSessionEvent>(channel.whatsappSession(me.companyId), (d) => {
     if (d.action !== "update") return;
     const s = d.session;
-    patch((l) => l.map((x) => (x.id === s.id ? { ...x, status: s.status, qrcode: s.qrcode } : x)));
+    patch((l) => l.map((x) => (x.id === s.id ? { ...x, status: s.status, qrcode: s.qrcode, pairingCode: s.pairingCode } : x)));
     // An empty QR code closes the dialog (connected, or the session stopped); opening and pairing are
     // steps on the way to a code or to the connection, so the dialog shows them instead.
     if (s.id === qrId && !s.qrcode && s.status !== "OPENING" && s.status !== "PAIRING") setQrId(null);

@@ -55,3 +55,8 @@ const METHOD: Record<SessionAction, string> = { start: "POST", newQr: "PUT", dis
 export function sessionAction(id: number, action: SessionAction): Promise<WhatsappSession> {
   return api<WhatsappSession>(`/whatsappsession/${id}`, { method: METHOD[action] });
 }
+
+/** POST with a phone number (Baileys): the session pairs by an 8-character code instead of a QR code. */
+export function requestPairingCode(id: number, phoneNumber: string): Promise<WhatsappSession> {
+  return api<WhatsappSession>(`/whatsappsession/${id}`, { method: "POST", body: { phoneNumber } });
+}

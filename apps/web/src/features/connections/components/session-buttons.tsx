@@ -41,6 +41,11 @@ export function SessionButtons({ connection, onShowQr }: { connection: Whatsapp;
           {btn("newQr", t("connections.buttons.newQr"), "contained")}
         </>
       )}
+      {connection.status === "PAIRING" && connection.pairingCode && (
+        <Button size="small" variant="contained" onClick={() => onShowQr(connection)} data-testid="session-pairing">
+          {t("connections.buttons.pairingCode")}
+        </Button>
+      )}
       {(connection.status === "CONNECTED" || connection.status === "PAIRING" || connection.status === "TIMEOUT") &&
         btn("disconnect", t("connections.buttons.disconnect"), "outlined", "error")}
       {connection.status === "OPENING" && (

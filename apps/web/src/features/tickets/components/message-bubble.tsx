@@ -139,7 +139,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
           <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11 }}>
             {clock(m.createdAt)}
           </Typography>
-          {m.fromMe && <AckIcon ack={m.ack} size={15} />}
+          {m.fromMe && <AckIcon ack={m.ack} size={15} error={m.sendError} />}
         </Box>
       </Box>
     </Box>
