@@ -7,7 +7,8 @@
  *
  * Knobs (environment): BENCH_MESSAGES (20000), BENCH_BATCH (messages per delivery, 10),
  * BENCH_CONCURRENCY (requests in flight, 50), BENCH_CONTACTS (distinct customers, 2000),
- * BENCH_SECONDS (time limit for posting, 120), BENCH_RATE (messages/s offered; 0 = as fast as accepted).
+ * BENCH_SECONDS (time limit for posting, 120), BENCH_RATE (messages/s offered; 0 = as fast as accepted),
+ * BENCH_NEW_CONTACTS=1 (one customer per message: every message is a first one, new contact and ticket).
  *
  * It seeds one company with an admin, starts a fake Graph API (apps/server/test/fake-graph) and the
  * real server (all domains, job workers on) with WHATSAPP_GRAPH_URL on the fake, creates and syncs a
@@ -33,7 +34,8 @@ import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
-const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2000);
+// BENCH_NEW_CONTACTS=1: one customer per message, every message a first one (phase 1 only)
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? (process.env.BENCH_NEW_CONTACTS ? MESSAGES : 2000));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
 /** Offered load in messages per second (0: as fast as the server answers). */
 const RATE = Number(process.env.BENCH_RATE ?? 0);

@@ -66,6 +66,67 @@ describe("processInboundBatch (a webhook delivery's messages together)", () => {
     expect(await count()).toBe(before);
   });
 
+  it("creates new customers' contacts and tickets together, routes each first message and keeps each customer's order", async () => {
+    const t = await buildTenant(app);
+    const q1 = await buildQueue(app.sql, t.companyId, { name: "Vendas" });
+    const q2 = await buildQueue(app.sql, t.companyId, { name: "Suporte" });
+    const wa = await connectedSandbox(app, t.admin.token, { queueIds: [q1, q2], greetingMessage: "Menu" });
+    const single = await connectedSandbox(app, t.admin.token, { name: "Loja", queueIds: [q1] });
+    const [d, e, f] = ["5531977770001", "5531977770002", "5531977770003"];
+    // f talked before: a closed ticket (its next message may be a rating, so it goes the per-message way)
+    const old = (await inbound(app, t.admin.token, wa, { number: f, body: "oi" })).ticketId;
+    await app.sql.exec("UPDATE tickets SET status = 'closed' WHERE id = $1", [old]);
+    const prepare = async (id: number) => ({
+      connection: (await whatsappRepo.findWhatsapp(app.sql, t.companyId, id))!,
+      ownNumbers: await connectionNumbers(app.sql, t.companyId),
+      checkedNew: true,
+    });
+    const batch = [text("ND1", d, "oi"), text("NE1", e, "bom dia"), text("ND2", d, "2"), text("NF1", f, "olá"), text("ND3", d, "obrigado")];
+    await processInboundBatch(app.ctx, { companyId: t.companyId, whatsappId: wa }, batch, await prepare(wa));
+
+    const ticketOf = (number: string) =>
+      app.sql.many<{ id: number; status: string; chatbot: boolean; queue_id: number | null; last_message: string; unread_messages: number }>(
+        `SELECT t.id, t.status, t.chatbot, t.queue_id, t.last_message, t.unread_messages FROM tickets t JOIN contacts c ON c.id = t.contact_id
+          WHERE c.company_id = $1 AND c.number = $2 AND t.whatsapp_id = $3 AND t.status <> 'closed'`,
+        [t.companyId, number, wa],
+      );
+    const [td] = await ticketOf(d);
+    expect(td).toMatchObject({ status: "pending", chatbot: false, queue_id: q2, last_message: "obrigado" });
+    const ofD = await app.sql.many<{ body: string; from_me: boolean }>("SELECT body, from_me FROM messages WHERE ticket_id = $1 ORDER BY id", [td!.id]);
+    expect(ofD.filter((m) => !m.from_me).map((m) => m.body)).toEqual(["oi", "2", "obrigado"]);
+    // the menu went out before the customer's choice was handled
+    expect(ofD.findIndex((m) => m.from_me)).toBe(1);
+    expect((await phoneOutbox(app, t.admin.token, wa, d))[0]).toBe("Menu\n\n*1* - Vendas\n*2* - Suporte");
+    const te = await ticketOf(e);
+    expect(te).toEqual([expect.objectContaining({ status: "pending", chatbot: true, queue_id: null, unread_messages: 1 })]);
+    expect(await phoneOutbox(app, t.admin.token, wa, e)).toEqual(["Menu\n\n*1* - Vendas\n*2* - Suporte"]);
+    const tf = await ticketOf(f);
+    expect(tf).toEqual([expect.objectContaining({ chatbot: true, unread_messages: 1 })]);
+    expect(tf[0]!.id).not.toBe(old);
+    const contacts = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1 AND number = ANY($2::text[])", [
+      t.companyId,
+      [d, e, f],
+    ]);
+    expect(contacts.n).toBe(3);
+    const tracked = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM ticket_traking WHERE ticket_id = ANY($1::int[])", [[td!.id, te[0]!.id]]);
+    expect(tracked.n).toBe(2);
+
+    // Meta's retry of the delivery: nothing new
+    const count = async () => (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [wa])).n;
+    const before = await count();
+    await processInboundBatch(app.ctx, { companyId: t.companyId, whatsappId: wa }, batch, await prepare(wa));
+    expect(await count()).toBe(before);
+
+    // one queue: the new ticket is in it at once, no menu
+    const g = "5531977770004";
+    await processInboundBatch(app.ctx, { companyId: t.companyId, whatsappId: single }, [text("NG1", g, "oi")], await prepare(single));
+    const tg = await app.sql.one<{ queue_id: number | null; chatbot: boolean }>(
+      "SELECT t.queue_id, t.chatbot FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE c.company_id = $1 AND c.number = $2",
+      [t.companyId, g],
+    );
+    expect(tg).toEqual({ queue_id: q1, chatbot: false });
+  });
+
   it("ignores messages from the company's own connection numbers", async () => {
     const t = await buildTenant(app);
     const wa = await connectedSandbox(app, t.admin.token, { name: "Loja A" });

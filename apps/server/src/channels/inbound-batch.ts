@@ -1,21 +1,82 @@
+import { channel } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
+import { AppError } from "../core/errors.js";
+import { rooms } from "../core/realtime.js";
 import { mediaStorage } from "../core/storage.js";
+import type { Sql } from "../db/sql.js";
+import { presentContact } from "../domains/contacts/presenter.js";
+import * as contactRepo from "../domains/contacts/repository.js";
 import { messagePreview, presentMessage } from "../domains/messages/presenter.js";
 import { MESSAGE_COLUMNS, MESSAGE_JOINS, type MessageRow } from "../domains/messages/repository.js";
-import { emitAppMessage } from "../domains/tickets/events.js";
+import { sendOutgoing } from "../domains/messages/send-message.js";
+import { emitAppMessage, emitTicketUpdate } from "../domains/tickets/events.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
 import type { InboundMessage } from "./driver.js";
 import { processInbound, type Connection, type InboundPrepared } from "./inbound.js";
 import { touchExpiry } from "./routing/expiry.js";
+import { decideRoute, ROUTING_COLUMNS, type RoutingTicket } from "./routing/queue-routing.js";
+
+interface NewConversation {
+  number: string;
+  contactId: number;
+  ticket: RoutingTicket;
+}
+
+/**
+ * The contacts and tickets of customers never seen before, in three statements: the contacts
+ * (`ON CONFLICT DO NOTHING`: a number that exists already is left to the per-message way, since its
+ * answer may be a rating), their tickets (the partial unique index of one active ticket per contact
+ * and connection has the last word) with their tracking rows, then the tickets locked with what
+ * routing reads. Rows go in number order, so deliveries of two connections never deadlock on them.
+ */
+async function createConversations(
+  sql: Sql,
+  conn: Connection,
+  firsts: InboundMessage[],
+  connection: InboundPrepared["connection"],
+): Promise<NewConversation[]> {
+  const { companyId, whatsappId } = conn;
+  const contacts = await sql.many<{ id: number; number: string }>(
+    `INSERT INTO contacts (company_id, name, number, is_group, whatsapp_id)
+     SELECT $1, v.name, v.number, false, $2 FROM unnest($3::text[], $4::text[]) AS v(number, name) ORDER BY v.number
+     ON CONFLICT (company_id, number) DO NOTHING RETURNING id, number`,
+    [companyId, whatsappId, firsts.map((m) => m.from), firsts.map((m) => (m.pushName || m.from).slice(0, 100))],
+  );
+  if (!contacts.length) return [];
+  const single = connection.queues.length === 1 ? connection.queues[0]!.id : null;
+  const created = await sql.many<{ id: number; contact_id: number }>(
+    `INSERT INTO tickets (company_id, contact_id, whatsapp_id, status, user_id, queue_id, is_group, origin_from_me, from_me)
+     SELECT $1, c, $2, 'pending', NULL, $3::int, false, false, false FROM unnest($4::int[]) AS c ORDER BY c
+     ON CONFLICT (company_id, contact_id, whatsapp_id) WHERE status <> 'closed' DO NOTHING
+     RETURNING id, contact_id`,
+    [companyId, whatsappId, single, contacts.map((c) => c.id)],
+  );
+  if (!created.length) return [];
+  const ids = created.map((t) => t.id);
+  await sql.exec(
+    `INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, started_at)
+     SELECT company_id, id, whatsapp_id, user_id, queue_id, CASE WHEN status = 'open' THEN now() END
+       FROM tickets WHERE company_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
+    [companyId, ids],
+  );
+  const locked = await sql.many<RoutingTicket & { contact_id: number }>(
+    `SELECT ${ROUTING_COLUMNS}, contact_id FROM tickets WHERE company_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE`,
+    [companyId, ids, connection.time_use_bot_queues],
+  );
+  const numberOf = new Map(contacts.map((c) => [c.id, c.number]));
+  return locked.map((t) => ({ number: numberOf.get(t.contact_id)!, contactId: t.contact_id, ticket: t }));
+}
 
 /**
  * Many customers' messages of one connection at once (a webhook delivery), in a handful of statements
  * instead of a dozen per message: the conversations' advisory locks (sorted), their contacts and
- * active tickets, one multi-row insert, one update of the tickets, then one read of the tickets and one
- * of the messages for the events. Only customers whose ticket needs nothing but the message take this
- * way: a new ticket, a ticket waiting in the queue menu, a possible rating reply, groups and messages
- * typed on the connection's phone go through processInbound one by one (routing, greetings, ratings).
- * The messages of one customer keep their order either way.
+ * active tickets, the contacts and tickets of customers never seen before (createConversations), one
+ * multi-row insert, one update of the tickets, the new tickets' routing, then one read of the tickets
+ * and one of the messages for the events, and the automatic answers (greeting, menu, out of hours)
+ * after the commit. A new customer's first message takes this way; their later messages in the same
+ * delivery, a ticket waiting in the queue menu, a known contact without an active ticket (a possible
+ * rating reply), groups and messages typed on the connection's phone go through processInbound one
+ * by one afterwards (routing, greetings, ratings). The messages of one customer keep their order.
  */
 export async function processInboundBatch(ctx: AppContext, conn: Connection, msgs: InboundMessage[], prepared: InboundPrepared): Promise<void> {
   const { companyId, whatsappId } = conn;
@@ -43,8 +104,17 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     );
     // a ticket the contact is choosing a queue in is routed message by message
     const fast = new Map(tickets.filter((t) => !(t.chatbot && t.queue_id === null)).map((t) => [t.number, t]));
-    const mine = candidates.filter((m) => fast.has(m.from));
-    if (!mine.length) return { mine, rows: [] as { id: number; ticket_id: number }[] };
+    // customers never seen: contact and ticket created here, their first message routed below (the
+    // rest of their messages follow through the per-message way, which sees the routed ticket)
+    const known = new Set(tickets.map((t) => t.number));
+    const firsts = new Map<string, InboundMessage>();
+    for (const m of candidates) if (!known.has(m.from) && !firsts.has(m.from)) firsts.set(m.from, m);
+    const fresh = firsts.size ? await createConversations(sql, conn, [...firsts.values()], prepared.connection) : [];
+    const freshByNumber = new Map(fresh.map((f) => [f.number, f]));
+    for (const f of fresh) fast.set(f.number, { id: f.ticket.id, number: f.number, contact_id: f.contactId, status: f.ticket.status, chatbot: false, queue_id: null });
+    const mine = candidates.filter((m) => (freshByNumber.has(m.from) ? firsts.get(m.from) === m : fast.has(m.from)));
+    const none = { mine, rows: [] as { id: number; ticket_id: number }[], contacts: [] as number[], created: [] as number[], sends: new Map<number, string[]>() };
+    if (!mine.length) return none;
 
     const quoted = new Map<string, number>();
     const quotes = [...new Set(mine.map((m) => m.quotedProviderId).filter((q): q is string => Boolean(q)))];
@@ -97,7 +167,14 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       );
       for (const ticketId of last.keys()) await touchExpiry(ctx, sql, companyId, ticketId, prepared.connection.expires_ticket);
     }
-    return { mine, rows };
+    // the new tickets' routing (greeting, queue menu, out of hours), as processInbound does
+    const sends = new Map<number, string[]>();
+    for (const f of fresh) {
+      const decision = await decideRoute(sql, f.ticket, prepared.connection, firsts.get(f.number)!.body, true);
+      if (Object.keys(decision.patch).length) await ticketRepo.updateTicket(sql, companyId, f.ticket.id, decision.patch);
+      if (decision.sends.length) sends.set(f.ticket.id, decision.sends);
+    }
+    return { ...none, rows, contacts: fresh.map((f) => f.contactId), created: fresh.map((f) => f.ticket.id), sends };
   });
 
   if (stored?.rows.length) {
@@ -110,10 +187,31 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       ]),
     ]);
     const ticketById = new Map(tickets.map((t) => [t.id, t]));
+    const contacts = await Promise.all(stored.contacts.map((id) => contactRepo.findContact(ctx.sql, companyId, id)));
+    for (const c of contacts) if (c) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(c) });
+    for (const id of stored.created) {
+      const t = ticketById.get(id);
+      if (t) await emitTicketUpdate(ctx, t, null);
+    }
     for (const m of messages) {
       const t = ticketById.get(m.ticket_id);
       if (t) await emitAppMessage(ctx, "create", presentMessage(m), t);
     }
+    // automatic answers after the commit, each customer's in order, before their next messages
+    await Promise.all(
+      [...stored.sends].map(async ([ticketId, texts]) => {
+        const ticket = ticketById.get(ticketId);
+        if (!ticket) return;
+        for (const text of texts) {
+          try {
+            await sendOutgoing(ctx, { ticket, body: text, userId: null });
+          } catch (err) {
+            // the customer's message is stored; an automatic answer that cannot go out is only logged
+            if (!(err instanceof AppError)) console.error("automatic message failed", err);
+          }
+        }
+      }),
+    );
   }
 
   // everyone else, one message at a time and in order per customer
