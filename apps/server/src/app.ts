@@ -20,6 +20,8 @@ import { domains } from "./domains/index.js";
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every API route (method and URL), for tests and diagnostics. */
+  routes: { method: string; url: string }[];
   /** Starts jobs; call before listen. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -38,6 +40,11 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  const routes: { method: string; url: string }[] = [];
+  app.addHook("onRoute", (r) => {
+    if (!r.url.startsWith("/api/")) return;
+    for (const method of [r.method].flat()) if (method !== "HEAD") routes.push({ method, url: r.url });
+  });
 
   const sql = new Sql(pool);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
@@ -73,6 +80,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   return {
     app,
     ctx,
+    routes,
     async start() {
       await jobs.start();
     },

@@ -44,6 +44,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err }, "response serialization failed");
       return reply.status(500).send({ error: "ERR_INTERNAL", message: "Erro inesperado. Por favor, tente novamente" });
     }
+    // Input PostgreSQL cannot hold (a NUL byte, a number out of range, malformed text for a typed
+    // column) is the client's mistake, not the server's.
+    const pgCode = (err as { code?: string }).code;
+    if (pgCode === "22021" || pgCode === "22P02" || pgCode === "22003" || pgCode === "22007" || pgCode === "22008") {
+      return reply.status(400).send({ error: "ERR_VALIDATION", message: "Valor inválido na requisição" });
+    }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === "FST_REQ_FILE_TOO_LARGE" || err.code === "FST_FILES_LIMIT") {
       return reply.status(413).send({ error: "ERR_PAYLOAD_TOO_LARGE", message: "O arquivo excede o tamanho máximo de 10MB" });
