@@ -19,10 +19,10 @@
  *   - latency: from the POST of a message's delivery to its `company-{id}-appMessage` create event at
  *     the agent's socket (p50/p95/p99/max).
  */
-import { createHmac, randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { io } from "socket.io-client";
+import { fileURLToPath } from "node:url";
+import { fork } from "node:child_process";
 import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { hashPassword } from "../apps/server/src/core/password.js";
@@ -30,6 +30,7 @@ import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabas
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
+import type { LoadSettings } from "./webhooks-load.js";
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
@@ -43,12 +44,6 @@ const PASSWORD = "bench-password";
 const PHONE_DIGITS = "5511955550000";
 
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, idx)]!;
-}
 
 async function seed(sql: Sql): Promise<{ companyId: number; email: string }> {
   const plan = await sql.one<{ id: number }>("INSERT INTO plans (name, connections, users, queues) VALUES ('Bench', 10, 10, 10) RETURNING id");
@@ -105,7 +100,6 @@ async function main() {
       health_status: { can_send_message: "AVAILABLE", entities: [] },
     },
   ];
-  const sockets: ReturnType<typeof io>[] = [];
   let built: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     await migrate(pool);
@@ -154,131 +148,32 @@ async function main() {
     );
     log(`official number on connection ${number.whatsapp_id} (${number.status})`);
 
-    // the agent: a socket.io client receiving appMessage events
-    const arrivals = new Map<string, number>();
-    const socket = io(base, { auth: { token }, transports: ["websocket"] });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.on("connect", () => resolve());
-      socket.on("connect_error", reject);
-    });
-    socket.on(`company-${seeded.companyId}-appMessage`, (p: { action: string; message: { body: string } }) => {
-      if (p.action === "create" && !arrivals.has(p.message.body)) arrivals.set(p.message.body, performance.now());
-    });
-
-    // the deliveries: BATCH messages each, from CONTACTS customers in turn
-    const contacts = Array.from({ length: CONTACTS }, (_, i) => `55319${String(10000000 + i).padStart(8, "0")}`);
-    const deliveries: { raw: string; bodies: string[] }[] = [];
-    for (let i = 0; i < MESSAGES; i += BATCH) {
-      const bodies: string[] = [];
-      const messages = [];
-      const people = new Map<string, string>();
-      for (let j = i; j < Math.min(MESSAGES, i + BATCH); j++) {
-        const from = contacts[j % CONTACTS]!;
-        const body = `bench ${j} ${randomBytes(3).toString("hex")}`;
-        bodies.push(body);
-        people.set(from, `Cliente ${j % CONTACTS}`);
-        messages.push({ from, id: `wamid.${randomBytes(18).toString("base64url")}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body } });
-      }
-      const payload = {
-        object: "whatsapp_business_account",
-        entry: [
-          {
-            id: fake.wabaId,
-            changes: [
-              {
-                field: "messages",
-                value: {
-                  messaging_product: "whatsapp",
-                  metadata: { display_phone_number: PHONE_DIGITS, phone_number_id: fake.phones[0]!.id },
-                  contacts: [...people].map(([wa_id, name]) => ({ profile: { name }, wa_id })),
-                  messages,
-                },
-              },
-            ],
-          },
-        ],
-      };
-      deliveries.push({ raw: JSON.stringify(payload), bodies });
-    }
-    const sentAt = new Map<string, number>();
-    const webhookUrl = `${base}/api/webhooks/whatsapp/${businessId}`;
-    const sign = (raw: string) => `sha256=${createHmac("sha256", fake.appSecret).update(raw).digest("hex")}`;
-    const r = (n: number) => n.toFixed(1);
-    const deadline = Date.now() + SECONDS * 1000;
-    let storedBefore = 0;
-
-    /** Posts deliveries (CONCURRENCY in flight, paced at RATE), waits until all are stored and seen by the agent, prints the figures. */
-    const phase = async (name: string, list: typeof deliveries) => {
-      const postTimes: number[] = [];
-      let next = 0;
-      let accepted = 0;
-      let refused = 0;
-      const bodies = new Set(list.flatMap((d) => d.bodies));
-      log(`${name}: posting ${bodies.size} messages in ${list.length} deliveries of ${BATCH}, ${CONCURRENCY} at a time${RATE ? `, ${RATE}/s offered` : ""}`);
-      const t0 = performance.now();
-      const worker = async () => {
-        while (next < list.length && Date.now() < deadline) {
-          const i = next++;
-          const d = list[i]!;
-          if (RATE > 0) {
-            const wait = t0 + ((i * BATCH) / RATE) * 1000 - performance.now();
-            if (wait > 0) await new Promise((res) => setTimeout(res, wait));
-          }
-          const start = performance.now();
-          for (const b of d.bodies) sentAt.set(b, start);
-          const res = await fetch(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": sign(d.raw) }, body: d.raw });
-          await res.arrayBuffer();
-          postTimes.push(performance.now() - start);
-          if (res.status === 200) accepted += d.bodies.length;
-          else refused += d.bodies.length;
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      const postedMs = performance.now() - t0;
-      const waitUntil = Date.now() + 300_000;
-      let stored = 0;
-      let storedMs = 0;
-      let seen = 0;
-      while (Date.now() < waitUntil) {
-        stored = (await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE whatsapp_id = $1", [number.whatsapp_id])).n - storedBefore;
-        storedMs = performance.now() - t0;
-        seen = [...bodies].filter((b) => arrivals.has(b)).length;
-        if (stored >= accepted && seen >= accepted) break;
-        await new Promise((res) => setTimeout(res, 50));
-      }
-      storedBefore += stored;
-      const mine = [...bodies].filter((b) => arrivals.has(b)).map((b) => ({ at: arrivals.get(b)!, sent: sentAt.get(b)! }));
-      const lastArrival = Math.max(...mine.map((m) => m.at));
-      const latencies = mine.map((m) => m.at - m.sent).sort((a, b) => a - b);
-      postTimes.sort((a, b) => a - b);
-      console.log(`\n${name}`);
-      console.log(`  messages accepted         ${accepted} (${refused} refused) in ${list.length} deliveries of ${BATCH}`);
-      console.log(`  accepted/s                ${r(accepted / (postedMs / 1000))}  (POST p50 ${r(percentile(postTimes, 50))} ms, p95 ${r(percentile(postTimes, 95))} ms)`);
-      console.log(`  persisted/s               ${r(stored / (storedMs / 1000))}  (${stored} rows in ${r(storedMs / 1000)} s)`);
-      console.log(`  delivered to agent/s      ${r(seen / ((lastArrival - t0) / 1000))}  (${seen} appMessage events)`);
-      console.log(
-        `  POST → appMessage (ms)    p50 ${r(percentile(latencies, 50))}  p95 ${r(percentile(latencies, 95))}  p99 ${r(percentile(latencies, 99))}  max ${r(latencies.at(-1) ?? NaN)}`,
-      );
-      if (process.env.BENCH_TIMELINE) {
-        // per second of sending
-        const buckets = new Map<number, number[]>();
-        for (const m of mine) {
-          const k = Math.floor((m.sent - t0) / 1000);
-          buckets.set(k, [...(buckets.get(k) ?? []), m.at - m.sent]);
-        }
-        for (const [k, v] of [...buckets].sort((a, b) => a[0] - b[0])) {
-          v.sort((a, b) => a - b);
-          console.log(`    t=${k}s n=${v.length} p50 ${r(percentile(v, 50))} p95 ${r(percentile(v, 95))} max ${r(v.at(-1)!)}`);
-        }
-      }
+    // Meta and the agent's browser: another process (see webhooks-load.ts)
+    const settings: LoadSettings = {
+      base,
+      token,
+      databaseUrl: url,
+      companyId: seeded.companyId,
+      whatsappId: number.whatsapp_id,
+      businessId,
+      appSecret: fake.appSecret,
+      wabaId: fake.wabaId,
+      phoneNumberId: fake.phones[0]!.id,
+      phoneDigits: PHONE_DIGITS,
+      messages: MESSAGES,
+      batch: BATCH,
+      concurrency: CONCURRENCY,
+      contacts: CONTACTS,
+      seconds: SECONDS,
+      rate: RATE,
+      timeline: Boolean(process.env.BENCH_TIMELINE),
     };
-
-    // Phase 1: every customer's first message (a new ticket each: the per-message pipeline with routing).
-    // Phase 2: the rest, on existing tickets (the batched path) — the sustained load of a busy number.
-    const opening = Math.ceil(Math.min(CONTACTS, MESSAGES) / BATCH);
-    await phase(`Phase 1: ${Math.min(CONTACTS, MESSAGES)} first messages (new tickets)`, deliveries.slice(0, opening));
-    if (deliveries.length > opening) await phase(`Phase 2: ${MESSAGES - Math.min(CONTACTS, MESSAGES)} messages on existing tickets`, deliveries.slice(opening));
+    const load = fork(fileURLToPath(new URL("./webhooks-load.ts", import.meta.url)), {
+      execArgv: ["--import", "tsx"],
+      env: { ...process.env, BENCH_LOAD: JSON.stringify(settings) },
+    });
+    const code = await new Promise<number | null>((resolve) => load.once("exit", resolve));
+    if (code !== 0) throw new Error("the load process failed");
 
     const events = await sql.one<{ pending: number; failed: number; processed: number }>(
       `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'failed')::int AS failed,
@@ -293,7 +188,6 @@ async function main() {
     }
     console.log(`\n  webhook events            processed ${events.processed}, failed ${events.failed}, pending ${events.pending}; tickets ${tickets}`);
   } finally {
-    for (const s of sockets) s.close();
     await built?.close().catch(() => undefined);
     await fake.close().catch(() => undefined);
     await pool.end().catch(() => undefined);

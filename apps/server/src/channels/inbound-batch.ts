@@ -187,8 +187,8 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       ]),
     ]);
     const ticketById = new Map(tickets.map((t) => [t.id, t]));
-    const contacts = await Promise.all(stored.contacts.map((id) => contactRepo.findContact(ctx.sql, companyId, id)));
-    for (const c of contacts) if (c) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(c) });
+    const contacts = stored.contacts.length ? await contactRepo.findContacts(ctx.sql, companyId, stored.contacts) : [];
+    for (const c of contacts) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(c) });
     for (const id of stored.created) {
       const t = ticketById.get(id);
       if (t) await emitTicketUpdate(ctx, t, null);

@@ -24,6 +24,10 @@ export function findContact(sql: Sql, companyId: number, id: number) {
   return sql.maybe<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ct.company_id = $1 AND ct.id = $2`, [companyId, id]);
 }
 
+export function findContacts(sql: Sql, companyId: number, ids: number[]) {
+  return sql.many<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ct.company_id = $1 AND ct.id = ANY($2::int[]) ORDER BY ct.id`, [companyId, ids]);
+}
+
 export function findByNumber(sql: Sql, companyId: number, number: string) {
   return sql.maybe<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ct.company_id = $1 AND ct.number = $2`, [companyId, number]);
 }
@@ -39,7 +43,7 @@ export async function pageContacts(sql: Sql, companyId: number, search: string, 
     const digits = search.replace(/\D/g, "");
     if (digits) {
       params.push(`%${digits}%`);
-      where += ` AND (lower(ct.name) LIKE $2 OR ct.number LIKE $3)`;
+      where += ` AND (lower(ct.name) LIKE $2 OR lower(ct.number) LIKE $3)`;
     } else {
       where += ` AND lower(ct.name) LIKE $2`;
     }
@@ -57,7 +61,7 @@ export function listContacts(sql: Sql, companyId: number, search: string, limit:
   let where = "ct.company_id = $1";
   if (search.trim()) {
     params.push(`%${likeEscape(search.trim().toLowerCase())}%`);
-    where += " AND (lower(ct.name) LIKE $2 OR ct.number LIKE $2)";
+    where += " AND (lower(ct.name) LIKE $2 OR lower(ct.number) LIKE $2)";
   }
   return sql.many<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ${where} ORDER BY lower(ct.name), ct.id LIMIT ${Number(limit)}`, params);
 }

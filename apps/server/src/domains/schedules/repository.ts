@@ -46,7 +46,7 @@ export async function listSchedules(sql: Sql, companyId: number, o: { searchPara
   const search = o.searchParam.trim().toLowerCase();
   if (search) {
     params.push(`%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    where += ` AND (lower(s.body) LIKE $${params.length} OR lower(c.name) LIKE $${params.length} OR c.number LIKE $${params.length})`;
+    where += ` AND (lower(s.body) LIKE $${params.length} OR lower(c.name) LIKE $${params.length} OR lower(c.number) LIKE $${params.length})`;
   }
   const countRow = await sql.one<{ n: number }>(
     `SELECT count(*)::int AS n FROM schedules s JOIN contacts c ON c.company_id = s.company_id AND c.id = s.contact_id WHERE ${where}`,

@@ -105,7 +105,7 @@ async function searchTickets(
   const digits = search.replace(/\D/g, "");
   const contactMatch =
     digits.length >= 3 && digits === search.replace(/[\s()+-]/g, "")
-      ? `(lower(c2.name) LIKE ${like} OR c2.number LIKE ${p(`%${digits}%`)})`
+      ? `(lower(c2.name) LIKE ${like} OR lower(c2.number) LIKE ${p(`%${digits}%`)})`
       : `lower(c2.name) LIKE ${like}`;
   const contactIds = `(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
   const withMessages = search.length >= MESSAGE_SEARCH_MIN_CHARS;

@@ -5,38 +5,50 @@ import * as businessRepo from "../businesses/repository.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
 import { processAccountUpdate, processNameUpdate, processQualityUpdate, processTemplateStatus } from "./process-account.js";
 import { processMessagesChange } from "./process-messages.js";
+import type { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
 
 export const WEBHOOK_JOB = "official.webhook";
 export const webhookJobPayload = z.object({ eventId: z.number().int().positive() });
 
+/** A delivery as stored: its id, company, business and body. */
+export type StoredDelivery = Pick<repo.WebhookEventRow, "id" | "company_id" | "business_id" | "payload">;
+
 /**
- * Processes one stored delivery: every change of every entry, each independently (one failing change
- * does not stop the others). A failure marks the event failed and rethrows, so the job is retried;
- * reprocessing is harmless because messages are unique per provider id and acks only rise.
+ * Processes one stored delivery (the job's way): every change of every entry, each independently (one
+ * failing change does not stop the others). A failure marks the event failed and rethrows, so the job
+ * is retried; reprocessing is harmless because messages are unique per provider id and acks only rise.
  */
-export async function processWebhookEvent(ctx: AppContext, eventId: number): Promise<void> {
-  const failed = await processWebhookEvents(ctx, [eventId]);
+export async function processWebhookEvent(ctx: AppContext, lookups: WebhookLookups, eventId: number): Promise<void> {
+  const events = await repo.startAttempts(ctx.sql, [eventId]);
+  const businesses = new Map<number, BusinessSecrets | null>();
+  for (const e of events) if (!businesses.has(e.business_id)) businesses.set(e.business_id, await businessRepo.findSecrets(ctx.sql, e.company_id, e.business_id));
+  const failed = await processDeliveries(ctx, lookups, events.map((event) => ({ event, business: businesses.get(event.business_id) ?? null })));
   const failure = failed.get(eventId);
   if (failure !== undefined) throw failure;
 }
 
 /**
- * Several stored deliveries at once (the inline runner takes what has arrived meanwhile): the
- * `messages` changes of the same number are merged, in arrival order, so their messages are stored
- * together (processMessagesChange); other changes run one by one. Returns the failed events with
- * their error (each marked failed; the rest processed).
+ * Several deliveries at once (the inline runner takes what has arrived meanwhile, with the business
+ * the POST checked the signature with): the `messages` changes of the same number are merged, in
+ * arrival order, so their messages are stored together (processMessagesChange); other changes run
+ * one by one. Returns the failed events with their error (each marked failed; the rest processed).
  */
-export async function processWebhookEvents(ctx: AppContext, eventIds: number[]): Promise<Map<number, unknown>> {
+export async function processDeliveries(
+  ctx: AppContext,
+  lookups: WebhookLookups,
+  items: { event: StoredDelivery; business: BusinessSecrets | null }[],
+): Promise<Map<number, unknown>> {
   const failed = new Map<number, unknown>();
-  const events = (await repo.startAttempts(ctx.sql, eventIds)).sort((a, b) => a.id - b.id);
-  const byBusiness = new Map<number, typeof events>();
-  for (const e of events) byBusiness.set(e.business_id, [...(byBusiness.get(e.business_id) ?? []), e]);
+  const byBusiness = new Map<number, typeof items>();
+  for (const item of [...items].sort((a, b) => a.event.id - b.event.id)) {
+    byBusiness.set(item.event.business_id, [...(byBusiness.get(item.event.business_id) ?? []), item]);
+  }
   for (const group of byBusiness.values()) {
-    const business = await businessRepo.findSecrets(ctx.sql, group[0]!.company_id, group[0]!.business_id);
+    const business = group[0]!.business;
     if (!business) continue;
     const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[] }>();
-    for (const event of group) {
+    for (const { event } of group) {
       const payload = event.payload as WebhookPayload;
       for (const entry of payload.entry ?? []) {
         for (const change of entry.changes ?? []) {
@@ -62,14 +74,14 @@ export async function processWebhookEvents(ctx: AppContext, eventIds: number[]):
     }
     for (const m of merged.values()) {
       try {
-        await processMessagesChange(ctx, business, m.value);
+        await processMessagesChange(ctx, lookups, business, m.value);
       } catch (err) {
         for (const id of m.events) if (!failed.has(id)) failed.set(id, err);
       }
     }
   }
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-  const ok = events.map((e) => e.id).filter((id) => !failed.has(id));
+  const ok = items.map((i) => i.event.id).filter((id) => !failed.has(id));
   if (ok.length) await repo.finishMany(ctx.sql, ok);
   for (const [id, err] of failed) await repo.finish(ctx.sql, id, message(err));
   return failed;

@@ -14,6 +14,7 @@ import * as officialRepo from "../official-whatsapp/repository.js";
 import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
+import type { WebhookLookups } from "./lookups.js";
 
 /** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read); failed is 0. */
 export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, failed: 0 };
@@ -39,10 +40,10 @@ interface Target {
  * already) and the 24-hour windows are moved in one statement; media downloads run concurrently and
  * the messages are then stored together (processInboundBatch), each customer's in delivery order.
  */
-export async function processMessagesChange(ctx: AppContext, business: BusinessSecrets, value: MessagesValue): Promise<void> {
+export async function processMessagesChange(ctx: AppContext, lookups: WebhookLookups, business: BusinessSecrets, value: MessagesValue): Promise<void> {
   const phoneNumberId = value.metadata?.phone_number_id;
   if (!phoneNumberId) return;
-  const number = await officialRepo.findByPhoneNumberId(ctx.sql, business.company_id, business.id, phoneNumberId);
+  const number = await lookups.number(business, phoneNumberId);
   if (!number) return; // a number not synced here: nothing to attach it to
   const target = { companyId: business.company_id, whatsappId: number.whatsapp_id };
   const names = new Map((value.contacts ?? []).map((c) => [digitsOf(c.wa_id), c.profile?.name ?? ""]));

@@ -6,6 +6,7 @@ import * as businessRepo from "../businesses/repository.js";
 import { processWebhookEvent, WEBHOOK_JOB, webhookJobPayload } from "./process-event.js";
 import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
 import { InlineWebhookRunner } from "./inline-runner.js";
+import { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
 import { sameSecret, sha256Hex, validSignature } from "./signature.js";
 
@@ -17,8 +18,6 @@ const verifyQuery = z.object({
   "hub.challenge": z.string().max(500).optional(),
 });
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
-/** How long the webhook POST reuses a business's secrets (a changed app secret applies after this). */
-const SECRETS_TTL_MS = 5_000;
 /** A delivery still pending this long after it arrived is queued as a job. */
 const PENDING_SWEEP_MS = 60_000;
 
@@ -33,8 +32,9 @@ export const webhooksRoutes: Domain = (api, ctx) => {
   api.removeAllContentTypeParsers();
   api.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-  const runner = new InlineWebhookRunner(ctx);
-  ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, p.eventId) });
+  const lookups = new WebhookLookups(ctx.sql);
+  const runner = new InlineWebhookRunner(ctx, lookups);
+  ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, lookups, p.eventId) });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
   // Deliveries still pending a minute after they arrived (their process stopped, or was overloaded):
   // queued as jobs at start and every minute (an indexed read of the few pending rows).
@@ -62,20 +62,8 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     return reply.type("text/plain").send(q["hub.challenge"] ?? "");
   });
 
-  // A busy number posts hundreds of deliveries a second: its business's secrets are read once per few seconds.
-  const secrets = new Map<number, { at: number; row: Promise<Awaited<ReturnType<typeof businessRepo.findSecretsForWebhook>>> }>();
-  const secretsOf = (id: number) => {
-    const hit = secrets.get(id);
-    if (hit && Date.now() - hit.at < SECRETS_TTL_MS) return hit.row;
-    const row = businessRepo.findSecretsForWebhook(ctx.sql, id);
-    if (secrets.size > 10_000) secrets.clear();
-    secrets.set(id, { at: Date.now(), row });
-    row.catch(() => secrets.delete(id));
-    return row;
-  };
-
   api.post("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam } }, async (request, reply) => {
-    const business = await secretsOf(request.params.businessId);
+    const business = await lookups.business(request.params.businessId);
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!business || !validSignature(business.app_secret, raw, request.headers["x-hub-signature-256"])) {
       throw new AppError("ERR_NO_PERMISSION", "Assinatura inválida", {}, 401);
@@ -91,7 +79,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
       if (id !== null) {
         // Processed here at once (the stored row is the durable part: the sweep below queues a job for a
         // delivery still pending a minute later). A process without workers leaves it to a job.
-        if (ctx.config.runJobs) runner.push(id);
+        if (ctx.config.runJobs) runner.push({ id, company_id: business.company_id, business_id: business.id, payload }, business);
         else await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` });
       }
     }
