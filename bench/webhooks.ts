@@ -8,7 +8,9 @@
  * Knobs (environment): BENCH_MESSAGES (20000), BENCH_BATCH (messages per delivery, 10),
  * BENCH_CONCURRENCY (requests in flight, 50), BENCH_CONTACTS (distinct customers, 2000),
  * BENCH_SECONDS (time limit for posting, 120), BENCH_RATE (messages/s offered; 0 = as fast as accepted),
- * BENCH_NEW_CONTACTS=1 (one customer per message: every message is a first one, new contact and ticket).
+ * BENCH_NEW_CONTACTS=1 (one customer per message: every message is a first one, new contact and ticket),
+ * BENCH_TIMELINE=1 (latency per second), BENCH_PROFILE=1 (the app pool's statements counted and timed),
+ * BENCH_PG_STATS=1 (PostgreSQL's own execution time per statement, embedded database only).
  *
  * It seeds one company with an admin, starts a fake Graph API (apps/server/test/fake-graph) and the
  * real server (all domains, job workers on) with WHATSAPP_GRAPH_URL on the fake, creates and syncs a
@@ -41,6 +43,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
 /** Offered load in messages per second (0: as fast as the server answers). */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PASSWORD = "bench-password";
+const PG_STATS = Boolean(process.env.BENCH_PG_STATS);
 const PHONE_DIGITS = "5511955550000";
 
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
@@ -64,7 +67,9 @@ async function main() {
   const pgDir = tmpDataDir("bench-webhooks");
   const mediaDir = tmpDataDir("bench-webhooks-media");
   if (!url) {
-    embedded = await startEmbeddedPostgres(pgDir, { persistent: false });
+    // BENCH_PG_STATS=1: the server's own view of every statement (pg_stat_statements), printed at the end
+    const settings = PG_STATS ? { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" } : undefined;
+    embedded = await startEmbeddedPostgres(pgDir, { persistent: false, settings });
     await ensureDatabase(embedded.serverUrl("postgres"), "bench");
     url = embedded.serverUrl("bench");
   }
@@ -180,6 +185,15 @@ async function main() {
               count(*) FILTER (WHERE status = 'processed')::int AS processed FROM webhook_events`,
     );
     const tickets = (await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM tickets")).n;
+    if (PG_STATS && embedded) {
+      await sql.exec("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      const rows = await sql.many<{ calls: number; total: number; mean: number; query: string }>(
+        `SELECT calls::int, total_exec_time::float8 AS total, mean_exec_time::float8 AS mean, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25`,
+      );
+      console.log("\nPostgreSQL execution (calls, total ms, mean ms)");
+      for (const r of rows) console.log(`  ${String(r.calls).padStart(7)} ${r.total.toFixed(0).padStart(8)} ${r.mean.toFixed(2).padStart(6)}  ${r.query}`);
+    }
     if (profile.size) {
       console.log("\nStatements (count, total ms, mean ms)");
       for (const [k, v] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) {

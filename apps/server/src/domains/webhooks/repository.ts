@@ -9,14 +9,34 @@ export interface WebhookEventRow {
   attempts: number;
 }
 
-/** Stores a delivery once per body; null when the same body was already received. */
-export async function insertEvent(sql: Sql, v: { companyId: number; businessId: number; sha256: string; payload: unknown }): Promise<number | null> {
-  const row = await sql.maybe<{ id: number }>(
-    `INSERT INTO webhook_events (company_id, business_id, body_sha256, payload) VALUES ($1, $2, $3, $4::jsonb)
-     ON CONFLICT (business_id, body_sha256) DO NOTHING RETURNING id`,
-    [v.companyId, v.businessId, v.sha256, JSON.stringify(v.payload)],
+export interface NewEvent {
+  companyId: number;
+  businessId: number;
+  sha256: string;
+  /** The body as received (valid JSON). */
+  body: string;
+}
+
+/**
+ * Stores deliveries once per body, in one statement: each one's new id, in order, or null when the
+ * same body was already received (before, or earlier in the same list).
+ */
+export async function insertEvents(sql: Sql, events: NewEvent[]): Promise<(number | null)[]> {
+  const rows = await sql.many<{ id: number; business_id: number; body_sha256: string }>(
+    `INSERT INTO webhook_events (company_id, business_id, body_sha256, payload)
+     SELECT v.company_id, v.business_id, v.sha, v.body::jsonb
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[]) WITH ORDINALITY AS v(company_id, business_id, sha, body, ord)
+      ORDER BY v.ord
+     ON CONFLICT (business_id, body_sha256) DO NOTHING RETURNING id, business_id, body_sha256`,
+    [events.map((e) => e.companyId), events.map((e) => e.businessId), events.map((e) => e.sha256), events.map((e) => e.body)],
   );
-  return row?.id ?? null;
+  const ids = new Map(rows.map((r) => [`${r.business_id}:${r.body_sha256}`, Number(r.id)]));
+  return events.map((e) => {
+    const key = `${e.businessId}:${e.sha256}`;
+    const id = ids.get(key) ?? null;
+    ids.delete(key); // a second copy in the same list is a duplicate
+    return id;
+  });
 }
 
 export function startAttempt(sql: Sql, id: number) {

@@ -6,6 +6,7 @@ import * as businessRepo from "../businesses/repository.js";
 import { processWebhookEvent, WEBHOOK_JOB, webhookJobPayload } from "./process-event.js";
 import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
 import { InlineWebhookRunner } from "./inline-runner.js";
+import { WebhookEventWriter } from "./event-writer.js";
 import { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
 import { sameSecret, sha256Hex, validSignature } from "./signature.js";
@@ -34,6 +35,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
 
   const lookups = new WebhookLookups(ctx.sql);
   const runner = new InlineWebhookRunner(ctx, lookups);
+  const writer = new WebhookEventWriter(ctx.sql);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, lookups, p.eventId) });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
   // Deliveries still pending a minute after they arrived (their process stopped, or was overloaded):
@@ -68,14 +70,15 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     if (!business || !validSignature(business.app_secret, raw, request.headers["x-hub-signature-256"])) {
       throw new AppError("ERR_NO_PERMISSION", "Assinatura inválida", {}, 401);
     }
+    const body = raw.toString("utf8");
     let payload: { object?: unknown };
     try {
-      payload = JSON.parse(raw.toString("utf8")) as { object?: unknown };
+      payload = JSON.parse(body) as { object?: unknown };
     } catch {
       throw new AppError("ERR_VALIDATION", "JSON inválido");
     }
     if (payload?.object === "whatsapp_business_account") {
-      const id = await repo.insertEvent(ctx.sql, { companyId: business.company_id, businessId: business.id, sha256: sha256Hex(raw), payload });
+      const id = await writer.store({ companyId: business.company_id, businessId: business.id, sha256: sha256Hex(raw), body });
       if (id !== null) {
         // Processed here at once (the stored row is the durable part: the sweep below queues a job for a
         // delivery still pending a minute later). A process without workers leaves it to a job.

@@ -314,6 +314,25 @@ describe("number health", () => {
   });
 });
 
+describe("deliveries arriving together", () => {
+  it("stores each once in grouped writes, answers each after its own row, and a body PostgreSQL refuses fails alone", async () => {
+    const customers = Array.from({ length: 30 }, (_, i) => `55119333${String(i).padStart(5, "0")}`);
+    const deliveries = customers.map((c, i) =>
+      P.webhook(fake.wabaId, [[P.messagesChange(phone(a, 0), { contacts: [{ wa_id: c, name: `Cliente ${i}` }], messages: [P.text(c, `junto ${i}`)] })]]),
+    );
+    const before = await eventsCount(a.businessId);
+    // 30 deliveries and 5 of them again, all at once; and a text with \u0000 (valid JSON, refused by jsonb)
+    const refused = P.webhook(fake.wabaId, [[P.messagesChange(phone(a, 0), { contacts: [{ wa_id: customers[0]!, name: "X" }], messages: [P.text(customers[0]!, "nul \u0000 aqui")] })]]);
+    const results = await Promise.all([...deliveries, ...deliveries.slice(0, 5), refused].map((d) => fake.deliver(hook(a.businessId), d)));
+    expect(results.slice(0, 35).map((r) => r.status)).toEqual(Array(35).fill(200));
+    expect(results[35]!.status).toBe(400);
+    expect(JSON.parse(results[35]!.text).error).toBe("ERR_VALIDATION");
+    expect(await eventsCount(a.businessId)).toBe(before + 30);
+    await webhooksSettled(app, a.businessId);
+    for (const [i, c] of customers.entries()) expect((await messagesOf(a.companyId, c)).map((m) => m.body)).toEqual([`junto ${i}`]);
+  });
+});
+
 describe("tenancy", () => {
   it("a business's webhook never reaches another company's numbers, and another company's secret cannot sign it", async () => {
     const b = await officialTenant(app, fake, ["5541900000001"]);

@@ -1,0 +1,52 @@
+import type { Sql } from "../../db/sql.js";
+import * as repo from "./repository.js";
+
+interface Pending {
+  value: repo.NewEvent;
+  resolve: (id: number | null) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Stores deliveries as they arrive, several per statement: POSTs that come in while a write is under
+ * way wait for the next one, which inserts them all in one multi-row statement (one commit), and
+ * each POST is answered once its own row is stored. A busy number's thousand single-message
+ * deliveries a second then cost a few dozen commits, not a thousand. When a grouped insert fails
+ * (one body PostgreSQL refuses), each delivery of the group is stored alone, so only that one fails.
+ */
+export class WebhookEventWriter {
+  private readonly pending: Pending[] = [];
+  private writing = 0;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly parallel = 2,
+    private readonly maxGroup = 500,
+  ) {}
+
+  /** The stored event's id; null when the same body was already received. */
+  store(value: repo.NewEvent): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ value, resolve, reject });
+      if (this.writing < this.parallel) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing++;
+    try {
+      for (;;) {
+        const group = this.pending.splice(0, this.maxGroup);
+        if (!group.length) return;
+        try {
+          const ids = await repo.insertEvents(this.sql, group.map((p) => p.value));
+          group.forEach((p, i) => p.resolve(ids[i] ?? null));
+        } catch {
+          await Promise.all(group.map((p) => repo.insertEvents(this.sql, [p.value]).then((ids) => p.resolve(ids[0] ?? null), p.reject)));
+        }
+      }
+    } finally {
+      this.writing--;
+    }
+  }
+}
