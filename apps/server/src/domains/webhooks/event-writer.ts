@@ -1,3 +1,4 @@
+import { WorkLine } from "../../core/work-line.js";
 import type { Sql } from "../../db/sql.js";
 import * as repo from "./repository.js";
 
@@ -15,38 +16,23 @@ interface Pending {
  * (one body PostgreSQL refuses), each delivery of the group is stored alone, so only that one fails.
  */
 export class WebhookEventWriter {
-  private readonly pending: Pending[] = [];
-  private writing = 0;
+  private readonly line: WorkLine<Pending>;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly parallel = 2,
-    private readonly maxGroup = 500,
-  ) {}
+  constructor(private readonly sql: Sql) {
+    this.line = new WorkLine((group) => this.write(group), { parallel: 2, maxGroup: 500 });
+  }
 
   /** The stored event's id; null when the same body was already received. */
   store(value: repo.NewEvent): Promise<number | null> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ value, resolve, reject });
-      if (this.writing < this.parallel) void this.drain();
-    });
+    return new Promise((resolve, reject) => void this.line.push({ value, resolve, reject }));
   }
 
-  private async drain(): Promise<void> {
-    this.writing++;
+  private async write(group: Pending[]): Promise<void> {
     try {
-      for (;;) {
-        const group = this.pending.splice(0, this.maxGroup);
-        if (!group.length) return;
-        try {
-          const ids = await repo.insertEvents(this.sql, group.map((p) => p.value));
-          group.forEach((p, i) => p.resolve(ids[i] ?? null));
-        } catch {
-          await Promise.all(group.map((p) => repo.insertEvents(this.sql, [p.value]).then((ids) => p.resolve(ids[0] ?? null), p.reject)));
-        }
-      }
-    } finally {
-      this.writing--;
+      const ids = await repo.insertEvents(this.sql, group.map((p) => p.value));
+      group.forEach((p, i) => p.resolve(ids[i] ?? null));
+    } catch {
+      await Promise.all(group.map((p) => repo.insertEvents(this.sql, [p.value]).then((ids) => p.resolve(ids[0] ?? null), p.reject)));
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from "../../core/context.js";
+import { WorkLine } from "../../core/work-line.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
 import type { WebhookLookups } from "./lookups.js";
 import { processDeliveries, WEBHOOK_JOB, type StoredDelivery } from "./process-event.js";
@@ -14,44 +15,32 @@ interface Item {
  * fails here (with the queue's retries) or is still pending a minute later (this process stopped, or
  * its line was full: see the sweep in routes.ts). A few runs go at the same time (each holds at most
  * a few database connections, so requests keep theirs); each takes everything that gathered in the
- * line meanwhile (up to `take` deliveries) and stores their messages together, so a busier number
- * costs fewer statements per message. Waiting for a job worker's poll would add up to a second to
- * every message (issue 4 item 7: p95 < 100 ms).
+ * line meanwhile (up to 50 deliveries) and stores their messages together, so a busier number costs
+ * fewer statements per message. Waiting for a job worker's poll would add up to a second to every
+ * message (issue 4 item 7: p95 < 100 ms).
  */
 export class InlineWebhookRunner {
-  private active = 0;
-  private readonly waiting: Item[] = [];
+  private readonly line: WorkLine<Item>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly lookups: WebhookLookups,
-    private readonly parallel = 4,
-    private readonly maxWaiting = 20_000,
-    private readonly take = 50,
-  ) {}
-
-  push(event: StoredDelivery, business: BusinessSecrets): void {
-    if (this.waiting.length < this.maxWaiting) this.waiting.push({ event, business });
-    if (this.active < this.parallel) void this.run();
+  ) {
+    this.line = new WorkLine((group) => this.process(group), { parallel: 4, maxGroup: 50, maxWaiting: 20_000 });
   }
 
-  private async run(): Promise<void> {
-    this.active++;
+  push(event: StoredDelivery, business: BusinessSecrets): void {
+    this.line.push({ event, business });
+  }
+
+  private async process(group: Item[]): Promise<void> {
+    let failed: Map<number, unknown>;
     try {
-      for (;;) {
-        const batch = this.waiting.splice(0, this.take);
-        if (!batch.length) return;
-        let failed: Map<number, unknown>;
-        try {
-          failed = await processDeliveries(this.ctx, this.lookups, batch);
-        } catch {
-          failed = new Map(batch.map((i) => [i.event.id, null]));
-        }
-        // recorded on the event: a job takes it over now, with the queue's retries and backoff
-        for (const id of failed.keys()) await this.ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` }).catch(() => undefined);
-      }
-    } finally {
-      this.active--;
+      failed = await processDeliveries(this.ctx, this.lookups, group);
+    } catch {
+      failed = new Map(group.map((i) => [i.event.id, null]));
     }
+    // recorded on the event: a job takes it over now, with the queue's retries and backoff
+    for (const id of failed.keys()) await this.ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` }).catch(() => undefined);
   }
 }

@@ -1,0 +1,37 @@
+/**
+ * A line of work items handled in groups: `push` adds an item; up to `parallel` runs go at the same
+ * time, each taking everything that has gathered (up to `maxGroup` items) and handing it to
+ * `handle` together, until the line is empty. A busier line makes larger groups, so the fixed cost of
+ * a group (a statement, a commit, a transaction) is paid fewer times per item. Items beyond
+ * `maxWaiting` are not kept (the caller has a slower way for them).
+ */
+export class WorkLine<T> {
+  private active = 0;
+  private readonly waiting: T[] = [];
+
+  constructor(
+    private readonly handle: (group: T[]) => Promise<void>,
+    private readonly o: { parallel: number; maxGroup: number; maxWaiting?: number },
+  ) {}
+
+  /** False when the line was full and the item was not kept. */
+  push(item: T): boolean {
+    const kept = this.waiting.length < (this.o.maxWaiting ?? Infinity);
+    if (kept) this.waiting.push(item);
+    if (this.active < this.o.parallel) void this.run();
+    return kept;
+  }
+
+  private async run(): Promise<void> {
+    this.active++;
+    try {
+      for (;;) {
+        const group = this.waiting.splice(0, this.o.maxGroup);
+        if (!group.length) return;
+        await this.handle(group).catch(() => undefined); // a handler reports its own failures
+      }
+    } finally {
+      this.active--;
+    }
+  }
+}
