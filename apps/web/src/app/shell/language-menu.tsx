@@ -1,9 +1,27 @@
 import { useState } from "react";
-import { IconButton, ListItemText, Menu, MenuItem, Tooltip } from "@mui/material";
+import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from "@mui/material";
+import Check from "@mui/icons-material/Check";
 import Translate from "@mui/icons-material/Translate";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES } from "@atende/shared";
 import { setLanguage } from "../../lib/i18n";
+
+/** One menu item per interface language, the current one checked; `onPicked` after the change. */
+export function languageItems(current: string, label: (lang: string) => string, onPicked: () => void) {
+  return LANGUAGES.map((lang) => (
+    <MenuItem
+      key={lang}
+      selected={current === lang}
+      onClick={() => {
+        setLanguage(lang);
+        onPicked();
+      }}
+    >
+      <ListItemIcon>{current === lang && <Check fontSize="small" />}</ListItemIcon>
+      <ListItemText>{label(lang)}</ListItemText>
+    </MenuItem>
+  ));
+}
 
 /** Interface language: Portuguese (default), English, Spanish; stored locally. */
 export function LanguageMenu() {
@@ -17,18 +35,7 @@ export function LanguageMenu() {
         </IconButton>
       </Tooltip>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((lang) => (
-          <MenuItem
-            key={lang}
-            selected={i18n.language === lang}
-            onClick={() => {
-              setLanguage(lang);
-              setAnchor(null);
-            }}
-          >
-            <ListItemText>{t(`languages.${lang}`)}</ListItemText>
-          </MenuItem>
-        ))}
+        {languageItems(i18n.language, (lang) => t(`languages.${lang}`), () => setAnchor(null))}
       </Menu>
     </>
   );

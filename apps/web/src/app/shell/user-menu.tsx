@@ -3,14 +3,13 @@ import { useNavigate } from "react-router-dom";
 import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
 import Brightness4 from "@mui/icons-material/Brightness4";
 import Brightness7 from "@mui/icons-material/Brightness7";
-import Check from "@mui/icons-material/Check";
 import Logout from "@mui/icons-material/Logout";
 import PersonOutline from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, type SessionUser } from "@atende/shared";
+import type { SessionUser } from "@atende/shared";
 import { useSession } from "../../features/auth/session";
-import { setLanguage } from "../../lib/i18n";
 import { useColorMode } from "../theme";
+import { languageItems } from "./language-menu";
 import { ProfileDialog } from "./profile-dialog";
 import { VolumeSlider } from "./volume-control";
 
@@ -54,19 +53,7 @@ export function UserMenu({ user, compact = false }: { user: SessionUser; compact
           <ListSubheader key="language" sx={{ lineHeight: "32px", bgcolor: "transparent" }}>
             {t("shell.language")}
           </ListSubheader>,
-          ...LANGUAGES.map((lang) => (
-            <MenuItem
-              key={lang}
-              selected={i18n.language === lang}
-              onClick={() => {
-                setLanguage(lang);
-                setAnchor(null);
-              }}
-            >
-              <ListItemIcon>{i18n.language === lang && <Check fontSize="small" />}</ListItemIcon>
-              <ListItemText>{t(`languages.${lang}`)}</ListItemText>
-            </MenuItem>
-          )),
+          ...languageItems(i18n.language, (lang) => t(`languages.${lang}`), () => setAnchor(null)),
           <Divider key="divider" />,
         ]}
         <MenuItem

@@ -1,10 +1,11 @@
-import { Box, Button, Checkbox, FormControlLabel, FormHelperText, IconButton, InputAdornment, ListItemText, MenuItem, Switch, TextField, Tooltip } from "@mui/material";
+import { Box, Button, FormControlLabel, FormHelperText, IconButton, InputAdornment, MenuItem, Switch, TextField, Tooltip } from "@mui/material";
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import type { Queue, WhatsappProvider } from "@atende/shared";
 import { Controller, type Control, type UseFormSetValue } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
+import { QueueDot, queueOptions } from "../../../components/queue-options";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import type { PromptOption } from "../api/connections";
@@ -16,10 +17,6 @@ const toId = (v: unknown) => (v === "" || v === null || v === undefined ? null :
 const toInt = (v: string) => (v === "" ? "" : Math.trunc(Number(v)));
 /** Providers a connection can be created with here; official numbers come from the official connections sync. */
 const CREATABLE: WhatsappProvider[] = ["baileys", "sandbox"];
-
-function QueueDot({ color }: { color: string }) {
-  return <Box component="span" sx={{ width: 10, height: 10, borderRadius: "50%", bgcolor: color, mr: 1, flexShrink: 0, display: "inline-block" }} />;
-}
 
 export function GeneralPanel({ control, queues, isNew, isOfficial }: Ctl & { queues: Queue[]; isNew: boolean; isOfficial: boolean }) {
   const { t } = useTranslation();
@@ -96,18 +93,7 @@ export function GeneralPanel({ control, queues, isNew, isOfficial }: Ctl & { que
                 },
               }}
             >
-              {queues.length === 0 && (
-                <MenuItem disabled dense>
-                  {t("connections.form.noQueues")}
-                </MenuItem>
-              )}
-              {queues.map((q) => (
-                <MenuItem key={q.id} value={q.id} dense>
-                  <Checkbox size="small" checked={value.includes(q.id)} />
-                  <QueueDot color={q.color} />
-                  <ListItemText primary={q.name} />
-                </MenuItem>
-              ))}
+              {queueOptions(queues, value, t("connections.form.noQueues"))}
             </TextField>
           );
         }}

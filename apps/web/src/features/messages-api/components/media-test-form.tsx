@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, CircularProgress, FormHelperText, Paper, Typography } from "@mui/material";
+import { Box, Button, FormHelperText, Typography } from "@mui/material";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
-import SendIcon from "@mui/icons-material/Send";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { sendMedia } from "../api/send-message";
-import { SendResult, type SendOutcome } from "./send-result";
+import { TestFormFrame, useSendOutcome } from "./test-form-frame";
 
 const REQUIRED = "messagesApi.test.required";
 const schema = z.object({
@@ -25,7 +24,7 @@ type Out = z.output<typeof schema>;
 export function MediaTestForm({ token }: { token: string }) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
-  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
+  const { outcome, run } = useSendOutcome();
   const { control, handleSubmit, setValue, formState } = useForm<In, unknown, Out>({
     resolver: zodResolver(schema),
     defaultValues: { token: "", number: "", body: "", file: null },
@@ -34,20 +33,10 @@ export function MediaTestForm({ token }: { token: string }) {
     if (token) setValue("token", token, { shouldValidate: true });
   }, [token, setValue]);
 
-  const submit = handleSubmit(async (v) => {
-    setOutcome(null);
-    try {
-      setOutcome({ ok: true, data: await sendMedia(v.token, { number: v.number, body: v.body, files: v.file ? [v.file] : [] }) });
-    } catch (error) {
-      setOutcome({ ok: false, error });
-    }
-  });
+  const submit = handleSubmit((v) => run(() => sendMedia(v.token, { number: v.number, body: v.body, files: v.file ? [v.file] : [] })));
 
   return (
-    <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ p: 2, display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 2, alignContent: "start", minWidth: 0 }} aria-label={t("messagesApi.test.mediaTitle")} data-testid="media-test-form">
-      <Typography variant="subtitle1" fontWeight={600}>
-        {t("messagesApi.test.mediaTitle")}
-      </Typography>
+    <TestFormFrame title={t("messagesApi.test.mediaTitle")} testId="media-test-form" onSubmit={submit} submitting={formState.isSubmitting} outcome={outcome}>
       <FormTextField control={control} name="token" label={t("messagesApi.test.token")} size="small" required autoComplete="off" />
       <FormTextField control={control} name="number" label={t("messagesApi.test.number")} size="small" required helperText={t("messagesApi.test.numberHelp")} inputMode="tel" />
       <Controller
@@ -79,12 +68,6 @@ export function MediaTestForm({ token }: { token: string }) {
         )}
       />
       <FormTextField control={control} name="body" label={t("messagesApi.test.caption")} size="small" />
-      <Box sx={{ display: "flex", justifyContent: "flex-end" }}>
-        <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : <SendIcon />}>
-          {t("messagesApi.test.send")}
-        </Button>
-      </Box>
-      <SendResult outcome={outcome} />
-    </Paper>
+    </TestFormFrame>
   );
 }

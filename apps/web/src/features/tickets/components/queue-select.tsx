@@ -1,5 +1,6 @@
-import { Checkbox, ListItemText, MenuItem, Select, Box } from "@mui/material";
+import { Select } from "@mui/material";
 import { useTranslation } from "react-i18next";
+import { queueOptions } from "../../../components/queue-options";
 import type { QueueRef } from "../types";
 
 /** The queue filter of the ticket list (multi-select with the queue colours). */
@@ -17,18 +18,7 @@ export function QueueSelect({ queues, value, onChange }: { queues: QueueRef[]; v
       inputProps={{ "aria-label": t("tickets.manager.queues"), "data-testid": "queue-select" }}
       MenuProps={{ slotProps: { paper: { sx: { maxHeight: 360 } } } }}
     >
-      {queues.length === 0 && (
-        <MenuItem disabled>
-          <ListItemText primary={t("tickets.manager.noQueues")} />
-        </MenuItem>
-      )}
-      {queues.map((q) => (
-        <MenuItem key={q.id} value={q.id} dense>
-          <Checkbox size="small" checked={value.includes(q.id)} sx={{ color: q.color, "&.Mui-checked": { color: q.color } }} />
-          <Box sx={{ width: 10, height: 10, borderRadius: "50%", bgcolor: q.color, mr: 1 }} />
-          <ListItemText primary={q.name} />
-        </MenuItem>
-      ))}
+      {queueOptions(queues, value, t("tickets.manager.noQueues"))}
     </Select>
   );
 }

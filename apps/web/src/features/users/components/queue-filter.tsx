@@ -1,5 +1,6 @@
-import { Box, Checkbox, Chip, ListItemText, MenuItem, TextField } from "@mui/material";
+import { Box, Chip, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
+import { queueOptions } from "../../../components/queue-options";
 import type { QueueOption } from "../api/get-queues";
 
 /** Multi-select of queues filtering the users list. */
@@ -28,17 +29,7 @@ export function QueueFilter({ queues, value, onChange }: { queues: QueueOption[]
       }}
       data-testid="queue-filter"
     >
-      {queues.length === 0 && (
-        <MenuItem disabled value="">
-          {t("users.noQueues")}
-        </MenuItem>
-      )}
-      {queues.map((q) => (
-        <MenuItem key={q.id} value={q.id}>
-          <Checkbox size="small" checked={value.includes(q.id)} />
-          <ListItemText primary={q.name} />
-        </MenuItem>
-      ))}
+      {queueOptions(queues, value, t("users.noQueues"))}
     </TextField>
   );
 }
