@@ -36,6 +36,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     // Only behind a known reverse proxy may X-Forwarded-For decide the client address (rate limits).
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // the spec writes some routes with a trailing slash (GET /whatsapp/, GET /officialWhatsapp/): both forms answer
+    routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

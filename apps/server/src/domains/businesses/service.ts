@@ -4,6 +4,7 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { presentBusiness } from "./presenter.js";
 import * as repo from "./repository.js";
+import { isUniqueViolation } from "../../db/errors.js";
 
 type BusinessInput = z.output<typeof businessInput>;
 type BusinessUpdateInput = z.output<typeof businessUpdateInput>;
@@ -25,7 +26,7 @@ export async function getBusiness(ctx: AppContext, companyId: number, id: number
 export async function createBusiness(ctx: AppContext, companyId: number, input: BusinessInput): Promise<Business> {
   if (await repo.findByWaba(ctx.sql, companyId, input.wabaId)) throw duplicateWaba();
   const id = await repo.insertBusiness(ctx.sql, companyId, input).catch((err: unknown) => {
-    if ((err as { code?: string }).code === "23505") throw duplicateWaba();
+    if (isUniqueViolation(err)) throw duplicateWaba();
     throw err;
   });
   return getBusiness(ctx, companyId, id);
@@ -35,7 +36,7 @@ export async function updateBusiness(ctx: AppContext, companyId: number, id: num
   if (!(await repo.findBusiness(ctx.sql, companyId, id))) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
   if (input.wabaId && (await repo.findByWaba(ctx.sql, companyId, input.wabaId, id))) throw duplicateWaba();
   await repo.updateBusiness(ctx.sql, companyId, id, input).catch((err: unknown) => {
-    if ((err as { code?: string }).code === "23505") throw duplicateWaba();
+    if (isUniqueViolation(err)) throw duplicateWaba();
     throw err;
   });
   return getBusiness(ctx, companyId, id);

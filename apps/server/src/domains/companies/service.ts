@@ -10,6 +10,7 @@ import * as settingsRepo from "../settings/repository.js";
 import * as usersRepo from "../users/repository.js";
 import { presentCompany } from "./presenter.js";
 import * as repo from "./repository.js";
+import { isUniqueViolation } from "../../db/errors.js";
 
 export const companyNotFound = () => new AppError("ERR_NOT_FOUND", "Empresa não encontrada");
 const nameTaken = () =>
@@ -19,9 +20,8 @@ const planMissing = () => new AppError("ERR_VALIDATION", "planId: plano não enc
 
 /** Maps the unique indexes a company write can hit to their catalogue errors. */
 export function companyConflict(err: unknown): unknown {
-  const e = err as { code?: string; constraint?: string } | null;
-  if (e?.code !== "23505") return err;
-  return e.constraint === "users_email_key" ? emailTaken() : nameTaken();
+  if (!isUniqueViolation(err)) return err;
+  return isUniqueViolation(err, "users_email_key") ? emailTaken() : nameTaken();
 }
 
 /** A company the actor may read: any for a super administrator, otherwise only its own. */

@@ -3,10 +3,10 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { presentPlan, presentPublicPlan } from "./presenter.js";
 import * as repo from "./repository.js";
+import { isUniqueViolation } from "../../db/errors.js";
 
 const notFound = () => new AppError("ERR_NOT_FOUND", "Plano não encontrado");
 const nameTaken = () => new AppError("ERR_VALIDATION", "Já existe um plano com este nome", { fields: { name: "Already exists" } }, 409);
-const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === "23505";
 
 export async function listPublicPlans(ctx: AppContext) {
   return (await repo.listPlans(ctx.sql)).map(presentPublicPlan);

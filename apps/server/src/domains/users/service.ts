@@ -19,6 +19,7 @@ import { rooms } from "../../core/realtime.js";
 import type { Sql } from "../../db/sql.js";
 import { presentUser, presentUserListItem } from "./presenter.js";
 import * as repo from "./repository.js";
+import { isUniqueViolation } from "../../db/errors.js";
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   ERR_NO_USER_FOUND: "Usuário não encontrado",
@@ -76,9 +77,6 @@ async function assertRefs(sql: Sql, companyId: number, queueIds: number[] | unde
   }
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === "23505";
-}
 
 async function emitUser(ctx: AppContext, companyId: number, userId: number, action: "create" | "update"): Promise<User> {
   const row = await loadTarget(ctx.sql, companyId, userId);

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "../../db/errors.js";
 import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import { can, channel, type Whatsapp, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
 import type { z } from "zod";
@@ -57,6 +58,12 @@ function fieldsOf(input: WhatsappUpdateInput): repo.WhatsappFields {
   };
 }
 
+/** A token already naming another connection (the Messages API finds a connection by its token alone). */
+function tokenConflict(err: unknown): unknown {
+  if (!isUniqueViolation(err, "whatsapps_token_key")) return err;
+  return new AppError("ERR_VALIDATION", "Este token já está em uso por outra conexão", { fields: { token: "Already exists" } }, 409);
+}
+
 /** POST /whatsapp: validates, enforces the plan's connection limit, creates, and starts its session (QR code). */
 export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input: WhatsappInput): Promise<Whatsapp> {
   const companyId = actor.companyId;
@@ -76,10 +83,15 @@ export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input
     }
     await repo.setQueues(sql, companyId, newId, [...new Set(input.queueIds)]);
     return newId;
+  }).catch((err: unknown) => {
+    throw tokenConflict(err);
   });
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
-  await channels(ctx).start(companyId, id, row.provider);
+  // the connection is saved: a session that cannot start now is started again from its row's buttons
+  await channels(ctx)
+    .start(companyId, id, row.provider)
+    .catch((err: unknown) => console.error(`connection ${id}: session not started`, err));
   return presentWhatsapp((await repo.findWhatsapp(ctx.sql, companyId, id))!, true);
 }
 
@@ -93,14 +105,18 @@ export async function updateWhatsapp(ctx: AppContext, actor: RequestActor, id: n
   const queueIds = input.queueIds ?? current.queues.map((q) => q.id);
   const greeting = input.greetingMessage ?? current.greeting_message;
   if (queueIds.length > 1 && !greeting.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");
+  // one connection is always the default: it moves by making another one default, not by switching it off
+  if (input.isDefault === false && current.is_default) throw new AppError("ERR_NO_OTHER_WHATSAPP", "Deve haver pelo menos um WhatsApp padrão");
   await validateRefs(ctx, companyId, input);
-  await ctx.sql.tx(async (sql) => {
-    const fields = fieldsOf(input);
-    if (input.isDefault === false && current.is_default) delete fields.is_default; // one connection stays default
-    if (input.isDefault) await repo.clearOtherDefaults(sql, companyId, id);
-    await repo.updateWhatsapp(sql, companyId, id, fields);
-    if (input.queueIds) await repo.setQueues(sql, companyId, id, [...new Set(input.queueIds)]);
-  });
+  await ctx.sql
+    .tx(async (sql) => {
+      if (input.isDefault) await repo.clearOtherDefaults(sql, companyId, id);
+      await repo.updateWhatsapp(sql, companyId, id, fieldsOf(input));
+      if (input.queueIds) await repo.setQueues(sql, companyId, id, [...new Set(input.queueIds)]);
+    })
+    .catch((err: unknown) => {
+      throw tokenConflict(err);
+    });
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
   return presentWhatsapp(row, true);
@@ -144,7 +160,13 @@ export async function sessionAction(
 ): Promise<WhatsappSession> {
   const row = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
-  if (action === "stop") await channels(ctx).disconnect(actor.companyId, id);
-  else await channels(ctx).start(actor.companyId, id, row.provider, false, pairingNumber);
+  try {
+    if (action === "stop") await channels(ctx).disconnect(actor.companyId, id);
+    else await channels(ctx).start(actor.companyId, id, row.provider, false, pairingNumber);
+  } catch (err) {
+    // a driver that cannot open its session answers with the catalogue's code, not a 500
+    if (err instanceof AppError) throw err;
+    throw new AppError("ERR_WAPP_NOT_INITIALIZED", err instanceof Error ? err.message : "A sessão não pôde ser iniciada");
+  }
   return presentSession((await repo.findWhatsapp(ctx.sql, actor.companyId, id))!);
 }

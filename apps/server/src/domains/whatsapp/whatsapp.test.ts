@@ -111,4 +111,25 @@ describe("whatsapp connections", () => {
     const stopped = await api("DELETE", `/api/whatsappsession/${w.id}`, t.admin.token);
     expect(stopped.json()).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
   });
+
+  it("keeps one default (ERR_NO_OTHER_WHATSAPP), refuses a token another connection uses, and answers the spec's slashed route", async () => {
+    const mine = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Padrão", token: "token-compartilhado-1" })).json();
+    expect(mine.isDefault).toBe(true);
+    const off = await api("PUT", `/api/whatsapp/${mine.id}`, other.admin.token, { isDefault: false });
+    expect(off.statusCode).toBe(400);
+    expect(off.json().error).toBe("ERR_NO_OTHER_WHATSAPP");
+    expect((await api("GET", `/api/whatsapp/${mine.id}`, other.admin.token)).json().isDefault).toBe(true);
+
+    // the Messages API finds a connection by its token alone: no other connection, of any company, may take it
+    const taken = await api("POST", "/api/whatsapp", t.admin.token, { name: "Copia", token: "token-compartilhado-1" });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ error: "ERR_VALIDATION", fields: { token: "Already exists" } });
+    const free = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Outra", token: "token-livre-2" })).json();
+    expect((await api("PUT", `/api/whatsapp/${free.id}`, other.admin.token, { token: "token-compartilhado-1" })).json().fields).toEqual({ token: "Already exists" });
+    expect((await api("GET", `/api/whatsapp/${free.id}`, other.admin.token)).json().token).toBe("token-livre-2");
+
+    const slashed = await api("GET", "/api/whatsapp/?session=0", other.admin.token);
+    expect(slashed.statusCode).toBe(200);
+    expect((slashed.json() as { id: number }[]).map((w) => w.id).sort()).toEqual([mine.id, free.id].sort());
+  });
 });
