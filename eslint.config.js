@@ -1,7 +1,40 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+const webSrc = path.join(import.meta.dirname, "apps/web/src");
+// Read at lint time, so a new feature folder is covered without editing this file.
+const webFeatures = readdirSync(path.join(webSrc, "features"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * The web app's layers (docs/architecture.md, "Web app structure"): a feature imports only itself and
+ * the shared layers (components/, lib/); app/ and the entry compose features; the shared layers import
+ * neither features nor app/.
+ */
+const webLayerZones = [
+  ...webFeatures.map((feature) => ({
+    target: path.join(webSrc, "features", feature),
+    from: path.join(webSrc, "features"),
+    except: [`./${feature}`],
+    message: "A feature does not import another feature: move the shared part to lib/ or components/, or compose them in app/.",
+  })),
+  {
+    target: path.join(webSrc, "features"),
+    from: path.join(webSrc, "app"),
+    message: "A feature does not import app/: app/ composes features, not the other way round.",
+  },
+  {
+    target: [path.join(webSrc, "components"), path.join(webSrc, "lib")],
+    from: [path.join(webSrc, "features"), path.join(webSrc, "app")],
+    message: "Shared layers (components/, lib/) do not import features or app/.",
+  },
+];
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "data/**", ".tmp/**", "test-results/**", "playwright-report/**"] },
@@ -18,5 +51,12 @@ export default tseslint.config(
     files: ["apps/web/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
+  },
+  {
+    files: ["apps/web/src/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    // The rule only sees imports it can resolve: relative imports of .ts/.tsx files need these extensions.
+    settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })] },
+    rules: { "import-x/no-restricted-paths": ["error", { zones: webLayerZones }] },
   },
 );

@@ -6,8 +6,11 @@ import "react-toastify/dist/ReactToastify.css";
 import "./lib/i18n";
 import { App } from "./app/app";
 import { AppThemeProvider } from "./app/theme";
-import { SessionProvider } from "./features/auth/session";
+import { SessionProvider, type ClearUserData } from "./lib/session";
+import { clearOfflineCache } from "./features/tickets/offline/db";
 import { ApiError } from "./lib/api";
+
+const clearUserData: ClearUserData = (user) => clearOfflineCache(user.companyId, user.id);
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -23,7 +26,7 @@ createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <AppThemeProvider>
-        <SessionProvider>
+        <SessionProvider clearUserData={clearUserData}>
           <App />
           <ToastContainer position="top-right" autoClose={2000} newestOnTop />
         </SessionProvider>

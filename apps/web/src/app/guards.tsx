@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { Box, CircularProgress } from "@mui/material";
 import { canVisit } from "@atende/shared";
-import { useSession } from "../features/auth/session";
+import { useSession } from "../lib/session";
 
 function Loading() {
   return (

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useState } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { Box, LinearProgress, Toolbar, useMediaQuery, useTheme } from "@mui/material";
 import { LIMITS } from "@atende/shared";
-import { useCurrentUser } from "../features/auth/session";
+import { useCurrentUser } from "../lib/session";
 import { AppDrawer } from "./shell/app-drawer";
 import { AppTopBar } from "./shell/app-top-bar";
 import { useConnectionsAlert } from "./shell/use-connections-alert";

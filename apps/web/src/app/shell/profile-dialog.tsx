@@ -8,7 +8,7 @@ import { toast } from "react-toastify";
 import { MSG, userCreateInput, type SessionUser } from "@atende/shared";
 import { api } from "../../lib/api";
 import { toastError } from "../../lib/toast-error";
-import { useSession } from "../../features/auth/session";
+import { useSession } from "../../lib/session";
 
 /** The user's own data; a blank password keeps the current one. */
 const profileForm = z.object({

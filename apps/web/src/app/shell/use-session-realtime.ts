@@ -2,10 +2,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
-import { useSession } from "../../features/auth/session";
-import { clearOfflineCache } from "../../features/tickets/offline/db";
+import { useSession } from "../../lib/session";
 import { disconnectSocket, getSocket } from "../../lib/socket";
-import { clearSessionData } from "../../lib/storage";
 import { useSocketEvent } from "../../lib/use-socket-event";
 
 type AuthEvent = { action?: string; user?: { id?: number } };
@@ -19,7 +17,7 @@ type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
  */
 export function useSessionRealtime(user: SessionUser): boolean {
   const { t } = useTranslation();
-  const { reload } = useSession();
+  const { reload, clearLocalData } = useSession();
   const [endedElsewhere, setEndedElsewhere] = useState(false);
 
   useEffect(() => {
@@ -42,8 +40,7 @@ export function useSessionRealtime(user: SessionUser): boolean {
     // Not a logout call: that would revoke the new session too. The old refresh token is already spent.
     toast.error(t("login.loggedElsewhere"), { toastId: "logged-elsewhere" });
     setEndedElsewhere(true);
-    clearSessionData();
-    void clearOfflineCache(user.companyId, user.id);
+    void clearLocalData();
     disconnectSocket();
     setTimeout(() => window.location.reload(), LIMITS.loginElsewhereReloadMs);
   });

@@ -7,7 +7,7 @@ import Logout from "@mui/icons-material/Logout";
 import PersonOutline from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
-import { useSession } from "../../features/auth/session";
+import { useSession } from "../../lib/session";
 import { useColorMode } from "../theme";
 import { languageItems } from "./language-menu";
 import { ProfileDialog } from "./profile-dialog";

@@ -7,7 +7,7 @@ import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format-date";
 import { toastError } from "../../lib/toast-error";
 import { AuthCard } from "./components/auth-card";
-import { useSession } from "./session";
+import { useSession } from "../../lib/session";
 
 export default function LoginPage() {
   const { t } = useTranslation();

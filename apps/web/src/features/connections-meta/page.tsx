@@ -27,7 +27,7 @@ import { SearchField } from "../../components/search-field";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { useDebouncedValue } from "../../components/use-debounced-value";
 import { useSocketEvent } from "../../lib/use-socket-event";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { businessKeys, fetchBusinesses } from "./api/businesses";
 import { fetchOfficialNumbers, officialKeys, type OfficialFilters } from "./api/official-whatsapp";
 import { BusinessesDialog } from "./components/businesses-dialog";

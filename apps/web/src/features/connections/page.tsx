@@ -9,7 +9,7 @@ import { PageHeading } from "../../components/page-heading";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { connectionKeys, connectionsQuery, deleteConnection } from "./api/connections";
 import { ConnectionModal } from "./components/connection-modal";
 import { ConnectionRow } from "./components/connection-row";

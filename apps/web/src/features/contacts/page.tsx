@@ -15,7 +15,7 @@ import { useDebouncedValue } from "../../components/use-debounced-value";
 import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { contactKeys, deleteContact, fetchContactsPage } from "./api/contacts";
 import { exportContacts } from "./api/import-export";
 import { openTicket } from "./api/tickets";

@@ -10,7 +10,7 @@ import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { addTicketTag, fetchKanbanTags, fetchKanbanTickets, kanbanKeys, removeLane, removeTicketTags } from "./api/kanban";
 import { KanbanCard } from "./components/kanban-card";
 import { KanbanLane } from "./components/kanban-lane";

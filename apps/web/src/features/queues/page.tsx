@@ -12,7 +12,7 @@ import { PageHeading } from "../../components/page-heading";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { deleteQueue, fetchQueues, queueKeys } from "./api/queues";
 import { QueueDialog } from "./components/queue-dialog";
 

@@ -16,7 +16,7 @@ import { useDebouncedValue } from "../../components/use-debounced-value";
 import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { deleteQuickMessage, fetchQuickMessagesPage, quickMessageKeys } from "./api/quick-messages";
 import { QuickMessageDialog } from "./components/quick-message-dialog";
 

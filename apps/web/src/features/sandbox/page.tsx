@@ -5,7 +5,7 @@ import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ACK_READ_MIN, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { readJson, writeJson } from "../../lib/storage";
 import { connectionQuery, markPhoneRead, outboxQuery, sandboxKeys, scan, sendInbound } from "./api/sandbox";

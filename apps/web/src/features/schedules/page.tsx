@@ -18,7 +18,7 @@ import { useDebouncedValue } from "../../components/use-debounced-value";
 import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { deleteSchedule, fetchContact, fetchSchedulesPage, scheduleKeys } from "./api/schedules";
 import { ScheduleDialog } from "./components/schedule-dialog";
 import { STATUS_COLORS } from "./components/schedule-status";

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { channel, SETTING_DEFAULTS, type Setting } from "@atende/shared";
 import { PageHeading } from "../../components/page-heading";
 import { useSocketEvent } from "../../lib/use-socket-event";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { fetchSettings, settingKeys } from "./api/settings";
 import { CompaniesTab } from "./components/companies-tab";
 import { HelpsTab } from "./components/helps-tab";

@@ -3,7 +3,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import ForumOutlinedIcon from "@mui/icons-material/ForumOutlined";
 import { useTranslation } from "react-i18next";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { TicketsManager } from "./components/tickets-manager";
 import { TicketView } from "./components/ticket-view";
 import { useWorkspace, WorkspaceProvider } from "./components/workspace-context";

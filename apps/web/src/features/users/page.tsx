@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { canDeleteUsers, canManageUsers, LIMITS, type User } from "@atende/shared";
 import { toastError } from "../../lib/toast-error";
-import { useCurrentUser } from "../auth/session";
+import { useCurrentUser } from "../../lib/session";
 import { useDeleteUsers } from "./api/delete-users";
 import { useQueues } from "./api/get-queues";
 import { useUsers } from "./api/get-users";

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import type { Contact } from "@atende/shared";
 import { formMessage } from "../../../components/form-message";
 import { toastError } from "../../../lib/toast-error";
-import { useCurrentUser } from "../../auth/session";
+import { useCurrentUser } from "../../../lib/session";
 import { connectionKeys, fetchConnections, openTicket } from "../api/tickets";
 
 // 2-administration §8 (verbatim).

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { SETTING_DEFAULTS, type Setting, type SettingKey } from "@atende/shared";
 import { toastError } from "../../../lib/toast-error";
-import { useSession } from "../../auth/session";
+import { useSession } from "../../../lib/session";
 import { settingKeys, updateSetting } from "../api/settings";
 
 const SWITCHES: { key: SettingKey; superOnly?: boolean }[] = [

@@ -11,7 +11,7 @@ import { COLOR_PALETTE } from "../../../components/color-palette";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
-import { useCurrentUser } from "../../auth/session";
+import { useCurrentUser } from "../../../lib/session";
 import { createTag, updateTag } from "../api/tags";
 import { DialogFormActions } from "../../../components/dialog-form-actions";
 

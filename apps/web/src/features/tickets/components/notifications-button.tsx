@@ -4,7 +4,7 @@ import { Badge, Box, IconButton, List, ListItemAvatar, ListItemButton, ListItemT
 import NotificationsNoneIcon from "@mui/icons-material/NotificationsNone";
 import { channel, CLIENT_EVENTS, type AppMessageEvent, type TicketEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { useCurrentUser } from "../../auth/session";
+import { useCurrentUser } from "../../../lib/session";
 import { getSocket } from "../../../lib/socket";
 import { fetchTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";

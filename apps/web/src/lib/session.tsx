@@ -1,10 +1,15 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { SessionResponse, SessionUser } from "@atende/shared";
-import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "../../lib/api";
-import { disconnectSocket } from "../../lib/socket";
-import { clearSessionData, STORAGE_KEYS, writeJson } from "../../lib/storage";
-import { clearOfflineCache } from "../tickets/offline/db";
+import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "./api";
+import { disconnectSocket } from "./socket";
+import { clearSessionData, STORAGE_KEYS, writeJson } from "./storage";
+
+/**
+ * Deletes what a feature keeps on this device for one user (the tickets' offline cache). Handed in by
+ * the app's entry so the session does not depend on any feature; must not reject.
+ */
+export type ClearUserData = (user: SessionUser) => Promise<void>;
 
 interface SessionState {
   user: SessionUser | null;
@@ -16,6 +21,8 @@ interface SessionState {
   /** Re-reads the user (after a live update of it). */
   reload(): Promise<void>;
   setUser(user: SessionUser): void;
+  /** Deletes the session's local data on this device: storage keys and every feature's user data. */
+  clearLocalData(): Promise<void>;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -27,7 +34,7 @@ function remember(user: SessionUser) {
   writeJson(STORAGE_KEYS.settings, user.company.settings);
 }
 
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({ children, clearUserData }: { children: ReactNode; clearUserData: ClearUserData }) {
   const [user, setUserState] = useState<SessionUser | null>(null);
   const [loading, setLoading] = useState(true);
   const [landing, setLanding] = useState("/");
@@ -70,6 +77,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const clearLocalData = useCallback(async () => {
+    clearSessionData();
+    // Feature caches (IndexedDB, one database per user) must not outlive the session.
+    if (user) await clearUserData(user);
+  }, [user, clearUserData]);
+
   const value = useMemo<SessionState>(
     () => ({
       user,
@@ -77,6 +90,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       landing,
       setUser,
       reload,
+      clearLocalData,
       async login(email, password) {
         const res = await api<SessionResponse>("/auth/login", { method: "POST", body: { email, password }, raw: true });
         setToken(res.token);
@@ -91,14 +105,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (!(err instanceof ApiError)) throw err;
         }
         disconnectSocket();
-        clearSessionData();
-        // The tickets offline cache (IndexedDB, one database per user) must not outlive the session.
-        if (user) await clearOfflineCache(user.companyId, user.id);
+        await clearLocalData();
         queryClient.clear();
         setUserState(null);
       },
     }),
-    [user, loading, landing, setUser, reload, queryClient],
+    [user, loading, landing, setUser, reload, clearLocalData, queryClient],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
