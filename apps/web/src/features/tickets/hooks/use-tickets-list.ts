@@ -12,8 +12,10 @@ export interface ListState {
   count: number;
   loading: boolean;
   page: number;
-  /** Showing tickets from the offline cache while the first page loads. */
+  /** Showing tickets from the offline cache while the first page loads (or could not be loaded). */
   fromCache: boolean;
+  /** The server answered a page since the last reset: from then on the cache is not shown. */
+  serverAnswered: boolean;
 }
 
 type Action =
@@ -27,19 +29,20 @@ type Action =
   | { type: "resetUnread"; id: number }
   | { type: "contact"; contact: ContactRef };
 
-const initial: ListState = { tickets: [], hasMore: false, count: 0, loading: true, page: 1, fromCache: false };
+const initial: ListState = { tickets: [], hasMore: false, count: 0, loading: true, page: 1, fromCache: false, serverAnswered: false };
 
 function reducer(s: ListState, a: Action): ListState {
   switch (a.type) {
     case "reset":
       return initial;
     case "cached":
-      return s.loading && s.page === 1 && s.tickets.length === 0 ? { ...s, tickets: a.tickets, count: a.tickets.length, fromCache: true } : s;
+      // Offline the request may fail before IndexedDB answers: the cache is still worth showing then.
+      return !s.serverAnswered && s.tickets.length === 0 ? { ...s, tickets: a.tickets, count: a.tickets.length, fromCache: true } : s;
     case "loaded": {
       const base = a.page === 1 ? [] : s.tickets;
       const seen = new Set(base.map((t) => t.id));
       const tickets = [...base, ...a.tickets.filter((t) => !seen.has(t.id))];
-      return { tickets, hasMore: a.hasMore, count: a.count ?? (a.page === 1 ? tickets.length : Math.max(s.count, tickets.length)), loading: false, page: a.page, fromCache: false };
+      return { tickets, hasMore: a.hasMore, count: a.count ?? (a.page === 1 ? tickets.length : Math.max(s.count, tickets.length)), loading: false, page: a.page, fromCache: false, serverAnswered: true };
     }
     case "failed":
       return { ...s, loading: false };

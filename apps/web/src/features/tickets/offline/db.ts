@@ -27,6 +27,9 @@ const dbName = (companyId: number, userId: number) => `atende-offline-${companyI
 export function openOffline(companyId: number, userId: number): Promise<Db | null> {
   const name = dbName(companyId, userId);
   if (current?.name === name) return current.db;
+  // Another user's connection left open would block the deletion of that user's cache (and every
+  // later open of it behind the pending deletion), e.g. after a session ended by a 401.
+  if (current) void current.db.then((previous) => previous?.close());
   const db = (typeof indexedDB === "undefined"
     ? Promise.resolve(null)
     : openDB<OfflineSchema>(name, 1, {
@@ -40,7 +43,11 @@ export function openOffline(companyId: number, userId: number): Promise<Db | nul
           messages.createIndex("ticketCreatedAt", ["ticketId", "createdAt"]);
         },
       })
-  ).catch(() => null);
+  ).catch((err: unknown) => {
+    // The cache is optional (spec 1-core §3): the workspace works from the server alone.
+    console.warn(`offline cache ${name} unavailable`, err);
+    return null;
+  });
   current = { name, db };
   return db;
 }
