@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildQueue, buildTenant, createTestApp, type TestApp } from "./helper.js";
+
+/**
+ * Every API route with a path parameter, called by company B's admin with company A's ids: each one
+ * answers "not found" (403 where the route is for the platform's super user), and none of A's rows
+ * changes. The table below maps each route's parameters to A's rows; a route missing from it fails
+ * the test, so a new route is covered as soon as it exists. Beside the per-domain tenancy tests.
+ */
+let app: TestApp;
+let a: Awaited<ReturnType<typeof buildTenant>>;
+let b: Awaited<ReturnType<typeof buildTenant>>;
+/** Company A's rows, one of each kind. */
+const A = {} as {
+  planId: number;
+  queueId: number;
+  tagId: number;
+  contactId: number;
+  whatsappId: number;
+  officialWhatsappId: number;
+  businessId: number;
+  ticketId: number;
+  ticketUuid: string;
+  messageId: number;
+  mediaMessageId: number;
+  noteId: number;
+  quickMessageId: number;
+  scheduleId: number;
+  importId: string;
+  helpId: number;
+};
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+interface RouteCase {
+  /** The value of each path parameter: one of company A's ids. */
+  params: Record<string, () => string | number>;
+  /** A body the route would accept for a row of B's own, so only the company scope can refuse it. */
+  body?: Partial<Record<Method, () => unknown>>;
+  /** Methods whose request is a file upload (multipart/form-data with a `file`). */
+  upload?: Method[];
+  /** 404 unless said otherwise. */
+  status?: Partial<Record<Method, number>>;
+  /** Why a route is not an ordinary company-scoped resource. */
+  why?: string;
+}
+
+const SUPER_ONLY = 403;
+const id = (key: keyof typeof A) => () => A[key] as string | number;
+
+const ROUTES: Record<string, RouteCase> = {
+  "/api/users/:id": {
+    params: { id: () => a.user.id },
+    body: { PUT: () => ({ name: "Hijacked", password: "hijacked1" }) },
+    status: { DELETE: SUPER_ONLY },
+    why: "only the super user deletes users (2-administration)",
+  },
+  "/api/companies/listPlan/:companyId": { params: { companyId: () => a.companyId } },
+  "/api/companies/:id": {
+    params: { id: () => a.companyId },
+    body: { PUT: () => ({ name: "Hijacked Co" }) },
+    status: { PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+  },
+  "/api/companies/:id/schedules": { params: { id: () => a.companyId }, body: { PUT: () => ({ schedules: [] }) } },
+  "/api/plans/:id": {
+    params: { id: id("planId") },
+    body: { PUT: () => ({ users: 1 }) },
+    status: { GET: SUPER_ONLY, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "plans belong to the platform, not to a company",
+  },
+  "/api/helps/:id": {
+    params: { id: id("helpId") },
+    body: { PUT: () => ({ title: "Hijacked" }) },
+    status: { GET: 200, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "help videos are shared by every company: anyone reads them, only the super user changes them",
+  },
+  "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
+  "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
+  "/api/schedules/:id/media-upload": { params: { id: id("scheduleId") }, upload: ["POST"] },
+  "/api/schedules/:id/media": { params: { id: id("scheduleId") } },
+  "/api/contacts/import/:jobId": { params: { jobId: id("importId") } },
+  "/api/ticket-tags/:ticketId/:tagId": { params: { ticketId: id("ticketId"), tagId: id("tagId") } },
+  "/api/ticket-tags/:ticketId": { params: { ticketId: id("ticketId") } },
+  "/api/whatsapp/:id": { params: { id: id("whatsappId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/whatsappsession/:id": { params: { id: id("whatsappId") }, body: { POST: () => ({}) } },
+  "/api/sandbox/:whatsappId/scan": { params: { whatsappId: id("whatsappId") } },
+  "/api/sandbox/:whatsappId/inbound": { params: { whatsappId: id("whatsappId") }, body: { POST: () => ({ number: "5511988887777", body: "hi" }) } },
+  "/api/sandbox/:whatsappId/outbox": { params: { whatsappId: id("whatsappId") } },
+  "/api/sandbox/:whatsappId/read": { params: { whatsappId: id("whatsappId") }, body: { POST: () => ({}) } },
+  "/api/contacts/:id": { params: { id: id("contactId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/tags/:id": { params: { id: id("tagId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/quick-messages/:id": { params: { id: id("quickMessageId") }, body: { PUT: () => ({ shortcode: "hijacked", message: "Hijacked" }) } },
+  "/api/quick-messages/:id/media": { params: { id: id("quickMessageId") } },
+  "/api/quick-messages/:id/media-upload": { params: { id: id("quickMessageId") }, upload: ["POST"] },
+  "/api/tickets/:idOrUuid": { params: { idOrUuid: id("ticketUuid") } },
+  "/api/tickets/:id": { params: { id: id("ticketId") }, body: { PUT: () => ({ status: "closed" }) } },
+  "/api/tickets/:id/read": { params: { id: id("ticketId") } },
+  "/api/messages/media/:messageId": { params: { messageId: id("mediaMessageId") } },
+  "/api/messages/:ticketId": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ body: "Hijacked" }) } },
+  "/api/messages/:id": { params: { id: id("messageId") } },
+  "/api/ticket-notes/:id": { params: { id: id("noteId") } },
+  "/api/businesses/:id": { params: { id: id("businessId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/businesses/:id/sync": { params: { id: id("businessId") } },
+  "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
+  "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
+};
+
+/**
+ * Routes whose path parameter is not a row id of a company: called all the same (A's rows must not
+ * change), with the status they answer to B's admin.
+ */
+const NOT_ROW_IDS: Record<string, RouteCase> = {
+  "/api/settings/:key": {
+    params: { key: () => "userRating" },
+    body: { PUT: () => ({ value: "enabled" }) },
+    status: { PUT: 200 },
+    why: "a setting key names a setting of the actor's own company",
+  },
+  "/api/forgetpassword/:email": { params: { email: () => a.user.email }, status: { POST: 200 }, why: "public: answers alike for any address" },
+  "/api/resetpasswords/:email/:token/:newPassword": {
+    params: { email: () => a.user.email, token: () => "0000000000", newPassword: () => "hijacked1" },
+    status: { POST: 400 },
+    why: "public: the e-mailed token is the credential",
+  },
+  "/api/webhooks/whatsapp/:businessId": {
+    params: { businessId: id("businessId") },
+    body: { POST: () => ({ object: "whatsapp_business_account", entry: [] }) },
+    status: { GET: 403, POST: 401 },
+    why: "public: Meta's calls, authenticated by the business's verify token and app-secret signature",
+  },
+};
+
+/** A request as the web sends it: JSON, or a form with one small file for upload routes. */
+async function call(method: Method, url: string, token: string, route: RouteCase) {
+  if (!route.upload?.includes(method)) return app.api(method, url, { token, body: route.body?.[method]?.() });
+  const form = new FormData();
+  form.append("file", new Blob([Buffer.from("hijacked")], { type: "text/plain" }), "hijacked.txt");
+  const encoded = new Request("http://form", { method: "POST", body: form });
+  return app.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}`, "content-type": encoded.headers.get("content-type")! },
+    payload: Buffer.from(await encoded.arrayBuffer()),
+  });
+}
+
+async function seedCompanyA(): Promise<void> {
+  const one = <T>(text: string, params: unknown[]) => app.sql.one<T>(text, params);
+  const c = a.companyId;
+  A.planId = (await one<{ plan_id: number }>("SELECT plan_id FROM companies WHERE id = $1", [c])).plan_id;
+  A.queueId = await buildQueue(app.sql, c);
+  A.whatsappId = (await one<{ id: number }>("INSERT INTO whatsapps (company_id, name) VALUES ($1, 'Loja A') RETURNING id", [c])).id;
+  A.contactId = (await one<{ id: number }>("INSERT INTO contacts (company_id, name, number) VALUES ($1, 'Maria A', '5511900000001') RETURNING id", [c])).id;
+  A.tagId = (await one<{ id: number }>("INSERT INTO tags (company_id, name, kanban) VALUES ($1, 'Lane A', 1) RETURNING id", [c])).id;
+  const ticket = await one<{ id: number; uuid: string }>(
+    `INSERT INTO tickets (company_id, contact_id, whatsapp_id, queue_id, user_id, status) VALUES ($1, $2, $3, $4, $5, 'open') RETURNING id, uuid`,
+    [c, A.contactId, A.whatsappId, A.queueId, a.user.id],
+  );
+  A.ticketId = ticket.id;
+  A.ticketUuid = ticket.uuid;
+  await app.sql.exec("INSERT INTO ticket_tags (company_id, ticket_id, tag_id) VALUES ($1, $2, $3)", [c, A.ticketId, A.tagId]);
+  const message = (fields: string, values: unknown[]) =>
+    one<{ id: number }>(
+      `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me${fields}) VALUES ($1, $2, $3, $4, 'Olá', true${values.map((_, i) => `, $${i + 5}`).join("")}) RETURNING id`,
+      [c, A.ticketId, A.contactId, A.whatsappId, ...values],
+    );
+  A.messageId = Number((await message("", [])).id);
+  A.mediaMessageId = Number((await message(", media_type, media_path, media_name, mimetype", ["image", "a/photo.png", "photo.png", "image/png"])).id);
+  A.noteId = (await one<{ id: number }>("INSERT INTO ticket_notes (company_id, ticket_id, contact_id, user_id, note) VALUES ($1, $2, $3, $4, 'Nota A') RETURNING id", [
+    c,
+    A.ticketId,
+    A.contactId,
+    a.user.id,
+  ])).id;
+  A.quickMessageId = (await one<{ id: number }>(
+    "INSERT INTO quick_messages (company_id, user_id, shortcode, message, media_path, media_name) VALUES ($1, $2, 'oi', 'Olá', 'a/qm.png', 'qm.png') RETURNING id",
+    [c, a.admin.id],
+  )).id;
+  A.scheduleId = (await one<{ id: number }>(
+    "INSERT INTO schedules (company_id, body, send_at, contact_id, whatsapp_id, user_id, media_path, media_name) VALUES ($1, 'Agendada', '2099-01-01T12:00:00Z', $2, $3, $4, 'a/s.png', 's.png') RETURNING id",
+    [c, A.contactId, A.whatsappId, a.admin.id],
+  )).id;
+  A.importId = (await one<{ id: string }>("INSERT INTO contact_imports (company_id, user_id, status) VALUES ($1, $2, 'done') RETURNING id", [c, a.admin.id])).id;
+  A.businessId = (await one<{ id: number }>(
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'WABA A', 'waba-a', 'token-a', 'secret-a', 'verify-a') RETURNING id",
+    [c],
+  )).id;
+  A.officialWhatsappId = (await one<{ id: number }>(
+    "INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Oficial A', 'official', true, 'CONNECTED') RETURNING id",
+    [c],
+  )).id;
+  await app.sql.exec("INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-a', '5511900000009')", [
+    c,
+    A.officialWhatsappId,
+    A.businessId,
+  ]);
+  A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
+}
+
+/** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */
+const COMPANY_TABLES = [
+  "users",
+  "user_queues",
+  "queues",
+  "settings",
+  "whatsapps",
+  "whatsapp_queues",
+  "contacts",
+  "tags",
+  "quick_messages",
+  "tickets",
+  "messages",
+  "ticket_tags",
+  "ticket_notes",
+  "schedules",
+  "contact_imports",
+  "businesses",
+  "official_numbers",
+];
+async function snapshotA(): Promise<Record<string, unknown[]>> {
+  const rows: Record<string, unknown[]> = {};
+  for (const table of COMPANY_TABLES) {
+    rows[table] = (await app.sql.many<{ row: unknown }>(`SELECT to_jsonb(t) AS row FROM ${table} t WHERE company_id = $1 ORDER BY to_jsonb(t)::text`, [a.companyId])).map(
+      (r) => r.row,
+    );
+  }
+  rows.company = await app.sql.many("SELECT to_jsonb(c) AS row FROM companies c WHERE id = $1", [a.companyId]);
+  rows.plan = await app.sql.many("SELECT to_jsonb(p) AS row FROM plans p WHERE id = $1", [A.planId]);
+  rows.help = await app.sql.many("SELECT to_jsonb(h) AS row FROM helps h WHERE id = $1", [A.helpId]);
+  return rows;
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  a = await buildTenant(app);
+  b = await buildTenant(app);
+  await seedCompanyA();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("every :id route refuses another company's ids", () => {
+  it("maps every route with a path parameter (a new route must be added to the table)", () => {
+    const urls = new Set(app.routes.filter((r) => r.url.includes("/:")).map((r) => r.url));
+    const unmapped = [...urls].filter((url) => !(url in ROUTES) && !(url in NOT_ROW_IDS));
+    const stale = [...Object.keys(ROUTES), ...Object.keys(NOT_ROW_IDS)].filter((url) => !urls.has(url));
+    expect(unmapped).toEqual([]);
+    expect(stale).toEqual([]);
+  });
+
+  it("answers B's admin with not found (or super-only) for A's ids, and leaves A's rows as they were", async () => {
+    const before = await snapshotA();
+    const wrong: string[] = [];
+    for (const { method, url } of app.routes) {
+      const route = ROUTES[url] ?? NOT_ROW_IDS[url];
+      if (!route) continue;
+      const m = method as Method;
+      const path = url.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+        const value = route.params[name];
+        if (!value) throw new Error(`${url}: no value for :${name}`);
+        return encodeURIComponent(String(value()));
+      });
+      const res = await call(m, path, b.admin.token, route);
+      const expected = route.status?.[m] ?? 404;
+      if (res.statusCode !== expected) wrong.push(`${m} ${path} → ${res.statusCode} (expected ${expected}) ${res.body.slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshotA()).toEqual(before);
+  }, 120_000);
+});
