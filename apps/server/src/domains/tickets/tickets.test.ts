@@ -125,11 +125,26 @@ describe("tickets: visibility", () => {
   });
 
   it("queueIds narrows the list and keeps tickets without a queue", async () => {
-    const inA = await pendingTicket();
-    const res = await api("GET", `/api/tickets?showAll=true&status=pending&queueIds=${encodeURIComponent(JSON.stringify([queueB]))}`, t.admin.token);
-    const tickets = res.json().tickets as { id: number; queueId: number | null }[];
-    expect(tickets.map((x) => x.id)).not.toContain(inA);
-    expect(tickets.every((x) => x.queueId === queueB || x.queueId === null)).toBe(true);
+    // A company of its own, so the list holds exactly the tickets made here.
+    const c = await buildTenant(app);
+    const sales = await buildQueue(app.sql, c.companyId, { name: "Vendas" });
+    const support = await buildQueue(app.sql, c.companyId, { name: "Suporte" });
+    const billing = await buildQueue(app.sql, c.companyId, { name: "Financeiro" });
+    const ticketVia = async (queueIds: number[], name: string) =>
+      (await inbound(app, c.admin.token, await connectedSandbox(app, c.admin.token, { name, queueIds }), { number: newNumber() })).ticketId;
+    const inSales = await ticketVia([sales], "Vendas");
+    const inSupport = await ticketVia([support], "Suporte");
+    const inBilling = await ticketVia([billing], "Financeiro");
+    const noQueue = await ticketVia([], "Sem fila");
+    const ids = async (queueIds: number[], extra = "") => {
+      const res = await api("GET", `/api/tickets?showAll=true&status=pending&queueIds=${encodeURIComponent(JSON.stringify(queueIds))}${extra}`, c.admin.token);
+      expect(res.statusCode).toBe(200);
+      return (res.json().tickets as { id: number }[]).map((x) => x.id).sort((x, y) => x - y);
+    };
+
+    expect(await ids([support])).toEqual([inSupport, noQueue].sort((x, y) => x - y));
+    expect(await ids([sales, billing])).toEqual([inSales, inBilling, noQueue].sort((x, y) => x - y));
+    expect(await ids([support], "&includeNoQueue=false")).toEqual([inSupport]);
   });
 
   it("restrictSystemQueuesVisibility hides system-queue tickets from non-members of the transfer queue", async () => {
