@@ -204,9 +204,11 @@ describe("sign-up", () => {
     const body = await signupBody({ dueDate: "2099-12-31", status: false, recurrence: "ANUAL", campaignsEnabled: false });
     const res = await app.api("POST", "/api/companies/cadastro", { body, headers: freshIp() });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: expect.any(Number), name: body.name, email: body.email, dueDate: trialDueDate() });
+    // Tomorrow (UTC), counted here rather than by the function under test.
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    expect(res.json()).toEqual({ id: expect.any(Number), name: body.name, email: body.email, dueDate: tomorrow });
     const row = await app.sql.one("SELECT due_date, status, recurrence, campaigns_enabled, plan_id, phone FROM companies WHERE id = $1", [res.json().id]);
-    expect(row).toEqual({ due_date: trialDueDate(), status: true, recurrence: "MENSAL", campaigns_enabled: true, plan_id: body.planId, phone: body.phone });
+    expect(row).toEqual({ due_date: tomorrow, status: true, recurrence: "MENSAL", campaigns_enabled: true, plan_id: body.planId, phone: body.phone });
     const admin = await app.sql.one("SELECT name, profile, super FROM users WHERE email = $1", [body.email]);
     expect(admin).toEqual({ name: body.name, profile: "admin", super: false });
     const login = await app.api("POST", "/api/auth/login", { body: { email: body.email, password: "abcde" } });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
-import { INTERRUPTED_SEND, runScheduleSend } from "./job.js";
+import { runScheduleSend } from "./job.js";
 import { insertContact, insertWhatsapp } from "./test-fixtures.js";
 
 let app: TestApp;
@@ -313,7 +313,11 @@ describe("schedules: sending", () => {
     expect(outcome).toBe("failed");
     expect(calls).toBe(0);
     const after = await app.sql.one<{ status: string; error: string; claimed_at: Date | null }>("SELECT status, error, claimed_at FROM schedules WHERE id = $1", [s.id]);
-    expect(after).toMatchObject({ status: "ERRO", error: INTERRUPTED_SEND, claimed_at: null });
+    expect(after).toMatchObject({
+      status: "ERRO",
+      error: "Envio interrompido (o servidor parou durante o envio). Verifique a conversa antes de salvar o agendamento novamente.",
+      claimed_at: null,
+    });
     // A stale job (queued for another time) does nothing.
     const stale = await runScheduleSend(app.ctx, sender, { companyId: t.companyId, scheduleId: s.id, sendAt: new Date(0).toISOString() });
     expect(stale).toBe("skipped");

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
-import { SETTING_DEFAULTS } from "@atende/shared";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 
 let app: TestApp;
@@ -40,7 +39,17 @@ describe("settings", () => {
     const res = await app.api("GET", "/api/settings", { token: t.user.token });
     expect(res.statusCode).toBe(200);
     const map = Object.fromEntries((res.json() as { key: string; value: string }[]).map((s) => [s.key, s.value]));
-    expect(map).toEqual(SETTING_DEFAULTS);
+    expect(map).toEqual({
+      userCreation: "enabled",
+      requireTagBeforeClosing: "disabled",
+      restrictSystemQueuesVisibility: "disabled",
+      enableBlockList: "disabled",
+      sendGreetingAccepted: "disabled",
+      scheduleType: "disabled",
+      campaignsEnabled: "true",
+      userRating: "disabled",
+      signMessages: "enabled",
+    });
   });
 
   it("lets only admins change a setting", async () => {
