@@ -264,7 +264,8 @@ describe("every :id route refuses another company's ids", () => {
       const expected = route.status?.[m] ?? 404;
       if (res.statusCode !== expected) wrong.push(`${m} ${path} → ${res.statusCode} (expected ${expected}) ${res.body.slice(0, 160)}`);
     }
+    const after = await snapshotA();
     expect(wrong).toEqual([]);
-    expect(await snapshotA()).toEqual(before);
+    expect(after).toEqual(before);
   }, 120_000);
 });
