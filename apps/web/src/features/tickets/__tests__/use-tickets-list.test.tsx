@@ -7,29 +7,13 @@ import { fetchTickets } from "../api/tickets";
 import { useTicketsList } from "../hooks/use-tickets-list";
 import { clearOfflineCache, openOffline, putTickets } from "../offline/db";
 import type { Ticket } from "../types";
+import { fakeSocket as socket } from "./fake-socket";
 import { ticketFixture } from "./fixtures";
 
-/** The app's socket, replaced by an emitter the test drives; events arrive as the server names them. */
-const socket = vi.hoisted(() => {
-  const handlers = new Map<string, Set<(data: unknown) => void>>();
-  return {
-    connected: true,
-    on(event: string, fn: (data: unknown) => void) {
-      if (!handlers.has(event)) handlers.set(event, new Set());
-      handlers.get(event)!.add(fn);
-    },
-    off(event: string, fn: (data: unknown) => void) {
-      handlers.get(event)?.delete(fn);
-    },
-    emit(event: string, data: unknown) {
-      for (const fn of handlers.get(event) ?? []) fn(data);
-    },
-    reset() {
-      handlers.clear();
-    },
-  };
+vi.mock("../../../lib/socket", async () => {
+  const { fakeSocket } = await import("./fake-socket");
+  return { getSocket: () => fakeSocket, disconnectSocket: () => undefined };
 });
-vi.mock("../../../lib/socket", () => ({ getSocket: () => socket, disconnectSocket: () => undefined }));
 vi.mock("../api/tickets", () => ({ fetchTickets: vi.fn() }));
 const fetchMock = vi.mocked(fetchTickets);
 

@@ -12,6 +12,8 @@ interface State {
   loading: boolean;
   /** Bumped when the newest end of the list changes (new message arrived or first load). */
   tailVersion: number;
+  /** The server answered a page since the last reset: from then on the offline cache is not shown. */
+  serverAnswered: boolean;
 }
 
 type Action =
@@ -22,7 +24,7 @@ type Action =
   | { type: "failed" }
   | { type: "upsert"; message: Message };
 
-const initial: State = { messages: [], page: 1, hasMore: false, loading: true, tailVersion: 0 };
+const initial: State = { messages: [], page: 1, hasMore: false, loading: true, tailVersion: 0, serverAnswered: false };
 
 function order(list: Message[]): Message[] {
   return list.sort((a, b) => (a.createdAt === b.createdAt ? a.id - b.id : a.createdAt < b.createdAt ? -1 : 1));
@@ -43,7 +45,8 @@ function reducer(s: State, a: Action): State {
     case "reset":
       return initial;
     case "cached":
-      return s.loading && s.messages.length === 0 ? { ...s, messages: order(a.messages.slice()), tailVersion: s.tailVersion + 1 } : s;
+      // Offline the request may fail before IndexedDB answers: the cache is still worth showing then.
+      return !s.serverAnswered && s.messages.length === 0 ? { ...s, messages: order(a.messages.slice()), tailVersion: s.tailVersion + 1 } : s;
     case "loaded":
       return {
         messages: a.page === 1 ? merge([], a.messages) : merge(s.messages, a.messages),
@@ -51,6 +54,7 @@ function reducer(s: State, a: Action): State {
         hasMore: a.hasMore,
         loading: false,
         tailVersion: a.page === 1 ? s.tailVersion + 1 : s.tailVersion,
+        serverAnswered: true,
       };
     case "loading":
       return { ...s, loading: true };
