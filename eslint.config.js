@@ -14,8 +14,8 @@ const webFeatures = readdirSync(path.join(webSrc, "features"), { withFileTypes: 
 
 /**
  * The web app's layers (docs/architecture.md, "Web app structure"): a feature imports only itself and
- * the shared layers (components/, lib/); app/ and the entry compose features; the shared layers import
- * neither features nor app/.
+ * the shared layers (components/, hooks/, lib/); app/ and the entry compose features; the shared
+ * layers import neither features nor app/.
  */
 const webLayerZones = [
   ...webFeatures.map((feature) => ({
@@ -30,9 +30,9 @@ const webLayerZones = [
     message: "A feature does not import app/: app/ composes features, not the other way round.",
   },
   {
-    target: [path.join(webSrc, "components"), path.join(webSrc, "lib")],
+    target: ["components", "hooks", "lib"].map((layer) => path.join(webSrc, layer)),
     from: [path.join(webSrc, "features"), path.join(webSrc, "app")],
-    message: "Shared layers (components/, lib/) do not import features or app/.",
+    message: "Shared layers (components/, hooks/, lib/) do not import features or app/.",
   },
 ];
 
