@@ -8,7 +8,6 @@ import { AppError } from "../../core/errors.js";
 import { messagePreview, presentMessage } from "../messages/presenter.js";
 import * as messageRepo from "../messages/repository.js";
 import { emitAppMessage } from "../tickets/events.js";
-import { presentTicket } from "../tickets/presenter.js";
 import * as ticketRepo from "../tickets/repository.js";
 import { assertMaySend } from "../messages/service.js";
 import { loadVisibleTicket } from "../tickets/service.js";
