@@ -1,4 +1,4 @@
-import { authorizeTicket, ticketActionRefusal, type TicketAction, type TicketUpdateInput, type TicketUpdateResponse } from "@atende/shared";
+import { authorizeTicket, type TicketAction, type TicketUpdateInput, type TicketUpdateResponse } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { enforce } from "../../core/enforce.js";
@@ -64,13 +64,8 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   const ruleActor = { id: actor.id, profile: actor.profile, super: actor.super };
   const ruleTicket = { status: current.status, userId: current.user_id, queue: current.queue_name ? { name: current.queue_name } : null };
 
-  if (action === "settings") {
-    enforce(authorizeTicket(ruleActor, "editSettings", ruleTicket));
-  } else {
-    const refusal = ticketActionRefusal(ruleActor, ruleTicket, action);
-    if (refusal === "state") throw new AppError("ERR_VALIDATION", `Ação ${action} inválida para um ticket ${current.status}`);
-    if (refusal === "permission") throw new AppError("ERR_NO_PERMISSION");
-  }
+  const refusal = authorizeTicket(ruleActor, action === "settings" ? "editSettings" : action, ruleTicket);
+  enforce(refusal, refusal === "ERR_VALIDATION" ? `Ação ${action} inválida para um ticket ${current.status}` : undefined);
 
   const patch: TicketPatch = {};
   let nextTicket: { id: number; uuid: string } | null | undefined;
