@@ -156,6 +156,22 @@ describe("ticket events reach exactly those who may open the ticket", () => {
     }
   });
 
+  it("the rooms follow a user's change: allTicket switched on by an admin takes effect on the open socket", async () => {
+    await api("PUT", `/api/users/${ids.user}`, tokens.admin!, { allTicket: "enable" });
+    try {
+      const id = await ticket({ status: "pending", queueId: null });
+      expect(await unreadAudience(id, ["admin", "allTicket", "supervisor", "supervisorB", "user"])).toEqual([
+        "admin",
+        "allTicket",
+        "supervisor",
+        "supervisorB",
+        "user",
+      ]);
+    } finally {
+      await api("PUT", `/api/users/${ids.user}`, tokens.admin!, { allTicket: "disable" });
+    }
+  });
+
   it("a transfer from queue A to queue B: the update reaches who saw it before and who sees it now", async () => {
     const id = await ticket({ status: "pending", queueId: queueA });
     await api("PUT", `/api/tickets/${id}`, tokens.admin!, { action: "transfer", queueId: queueB });

@@ -187,7 +187,7 @@ export async function updateUser(ctx: AppContext, actor: RequestActor, id: numbe
     });
 
   if (passwordHash && !self) ctx.realtime.io.in(rooms.user(id)).disconnectSockets(true);
-  else if (change.profile || change.queueIds) await ctx.realtime.refreshUser(id, companyId);
+  else if (change.profile || change.queueIds || change.allTicket) await ctx.realtime.refreshUser(id, companyId);
   return emitUser(ctx, companyId, id, "update");
 }
 
