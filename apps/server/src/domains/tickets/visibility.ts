@@ -1,4 +1,4 @@
-import { can, canSeeTicket, isAdmin, restrictedQueueIds, type TicketStatus, type TicketViewer } from "@atende/shared";
+import { can, canSeeTicket, isAdmin, restrictedQueueIds, SYSTEM_QUEUE_NAMES, type TicketStatus, type TicketViewer } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { Sql } from "../../db/sql.js";
 import { settingEnabled } from "./company-settings.js";
@@ -20,7 +20,10 @@ export interface VisibilityContext {
 export async function companyRestrictedQueueIds(sql: Sql, companyId: number): Promise<number[]> {
   const enabled = await settingEnabled(sql, companyId, "restrictSystemQueuesVisibility");
   if (!enabled) return [];
-  const queues = await sql.many<{ id: number; name: string }>("SELECT id, name FROM queues WHERE company_id = $1", [companyId]);
+  const queues = await sql.many<{ id: number; name: string }>("SELECT id, name FROM queues WHERE company_id = $1 AND name = ANY($2)", [
+    companyId,
+    [...SYSTEM_QUEUE_NAMES],
+  ]);
   return restrictedQueueIds(enabled, queues);
 }
 
