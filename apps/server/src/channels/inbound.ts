@@ -190,10 +190,11 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
   ]);
   const moved = result.decision !== null && Object.keys(result.decision.patch).length > 0;
   if (result.ticketCreated || moved) {
-    // a ticket leaving the menu was seen by the whole company (no queue): they learn it moved
+    // those who saw the ticket in the menu (e.g. allTicket users for a queue-less pending one) learn it moved
+    const p = result.previous;
     const before =
-      result.previous && !result.ticketCreated
-        ? { company_id: companyId, queue_id: result.previous.queue_id, queue_name: null, transfer_queue_id: null, user_id: null }
+      p && !result.ticketCreated
+        ? { id: p.id, company_id: companyId, status: p.status, queue_id: p.queue_id, queue_name: null, transfer_queue_id: null, user_id: null }
         : null;
     await emitTicketUpdate(ctx, ticket, before);
   }

@@ -2,7 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import { Server, type Socket } from "socket.io";
-import { CLIENT_EVENTS, LIMITS } from "@atende/shared";
+import { CLIENT_EVENTS, isAdmin, LIMITS } from "@atende/shared";
 import type { Sql } from "../db/sql.js";
 import { loadActor, type RequestActor } from "./actor.js";
 import type { TokenService } from "./tokens.js";
@@ -13,9 +13,22 @@ export const rooms = {
   /** Company users with the given profile or higher (admins, supervisors). */
   profile: (companyId: number, profile: string) => `company:${companyId}:profile:${profile}`,
   queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
+  /** Users with allTicket enabled: they see pending tickets without a queue. */
+  allTicket: (companyId: number) => `company:${companyId}:allTicket`,
   /** The platform operators (super flag). */
   supers: () => "supers",
 };
+
+/**
+ * Rooms that ticket audiences (domains/tickets/events.ts) rely on beyond profile and queues: super
+ * users see tickets as admins do, and allTicket users see queue-less pending tickets.
+ */
+function ticketViewRooms(actor: RequestActor): string[] {
+  const list: string[] = [];
+  if (isAdmin(actor)) list.push(rooms.profile(actor.companyId, "admin"));
+  if (actor.allTicket === "enable") list.push(rooms.allTicket(actor.companyId));
+  return list;
+}
 
 export type SocketWithActor = Socket & { data: { actor: RequestActor } };
 type ConnectionHandler = (socket: SocketWithActor) => void;
@@ -57,6 +70,7 @@ export class Realtime {
       void socket.join([rooms.company(actor.companyId), rooms.user(actor.id), rooms.profile(actor.companyId, actor.profile)]);
       if (actor.super) void socket.join(rooms.supers());
       for (const q of actor.queueIds) void socket.join(rooms.queue(actor.companyId, q));
+      void socket.join(ticketViewRooms(actor));
       socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
       socket.on(CLIENT_EVENTS.userStatus, () => {
         void this.sql.exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [
@@ -100,10 +114,15 @@ export class Realtime {
     }
     const queues = await this.sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1", [companyId]);
     target.socketsLeave([
+      rooms.allTicket(companyId),
       ...["admin", "supervisor", "user"].map((p) => rooms.profile(companyId, p)),
       ...queues.map((q) => rooms.queue(companyId, q.id)),
     ]);
-    target.socketsJoin([rooms.profile(companyId, actor.profile), ...actor.queueIds.map((q) => rooms.queue(companyId, q))]);
+    target.socketsJoin([
+      rooms.profile(companyId, actor.profile),
+      ...ticketViewRooms(actor),
+      ...actor.queueIds.map((q) => rooms.queue(companyId, q)),
+    ]);
     for (const s of await this.io.in(rooms.user(userId)).local.fetchSockets()) s.data.actor = actor;
   }
 

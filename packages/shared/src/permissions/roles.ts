@@ -17,6 +17,11 @@ export function atLeast(actor: Pick<Actor, "profile" | "super">, min: Profile): 
   return RANK[actor.profile] >= RANK[min];
 }
 
+/** Admins and platform super users: every ticket, every queue, every company record (1-core §6). */
+export function isAdmin(actor: Pick<Actor, "profile" | "super">): boolean {
+  return actor.super || actor.profile === "admin";
+}
+
 /** Named permission rules of spec 1-core §6 and the profile that first holds each. */
 export const PERMISSION_RULES = {
   "tickets-manager:showall": "supervisor",

@@ -1,6 +1,6 @@
 import type { Profile } from "../enums.js";
 import type { ErrorCode } from "../errors.js";
-import type { Actor } from "./roles.js";
+import { isAdmin, type Actor } from "./roles.js";
 
 export interface UserTarget {
   id: number;
@@ -22,7 +22,7 @@ export interface UserChange {
 
 /** Who may open the users page and manage users (spec 2-administration §6). */
 export function canManageUsers(actor: Pick<Actor, "profile" | "super">): boolean {
-  return actor.super || actor.profile === "admin";
+  return isAdmin(actor);
 }
 
 /** Super only: delete, bulk delete and bulk select. */

@@ -110,6 +110,15 @@ describe("messages", () => {
     expect((await api("POST", `/api/messages/${mine}`, t.user.token, { body: "fechado" })).json().error).toBe("ERR_NO_PERMISSION");
   });
 
+  it("an open ticket nobody holds: the input is the assignee's or an admin's (1-core §2), so a user may not write", async () => {
+    const { ticketId } = await inbound(app, t.admin.token, wa, { number: newNumber(), body: "sem dono" });
+    await app.sql.exec("UPDATE tickets SET status = 'open', user_id = NULL WHERE id = $1", [ticketId]);
+    const res = await api("POST", `/api/messages/${ticketId}`, t.user.token, { body: "posso?" });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("ERR_NO_PERMISSION");
+    expect((await api("POST", `/api/messages/${ticketId}`, t.admin.token, { body: "admin", sign: false })).statusCode).toBe(200);
+  });
+
   it("replies quote the message; the quote must belong to the conversation", async () => {
     const id = await openTicketFor(t.user.token);
     const first = (await api("GET", `/api/messages/${id}`, t.user.token)).json().messages[0];

@@ -1,8 +1,9 @@
-import { canSendOnTicket, LIMITS, type Message, type MessagesPage } from "@atende/shared";
+import { authorizeMessage, authorizeTicket, LIMITS, type Message, type MessagesPage } from "@atende/shared";
 import type { Readable } from "node:stream";
 import { channels } from "../../channels/manager.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
+import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import { mediaStorage } from "../../core/storage.js";
 import { settingEnabled } from "../tickets/company-settings.js";
@@ -10,7 +11,7 @@ import { emitAppMessage } from "../tickets/events.js";
 import { presentTicket, ticketProtocol } from "../tickets/presenter.js";
 import * as ticketRepo from "../tickets/repository.js";
 import type { TicketRow } from "../tickets/repository.js";
-import { assertVisible, isAdmin, loadVisibleTicket } from "../tickets/service.js";
+import { assertVisible, loadVisibleTicket } from "../tickets/service.js";
 import { presentMessage } from "./presenter.js";
 import * as repo from "./repository.js";
 import { mediaTypeOf, sendOutgoing, type OutgoingFile } from "./send-message.js";
@@ -108,16 +109,24 @@ export async function sendAsAgent(ctx: AppContext, actor: RequestActor, ticket: 
   return out;
 }
 
+/**
+ * The send-message policy (authorizeTicket "sendMessage", the rule that also shows the web's message
+ * input): a ticket someone else handles answers ERR_TICKET_USER_MISMATCH with the ticket, any other
+ * refusal ERR_NO_PERMISSION. The connection is checked by the driver when sending.
+ */
+export function assertMaySend(actor: RequestActor, ticket: TicketRow): void {
+  const ruleTicket = { status: ticket.status, userId: ticket.user_id, queue: ticket.queue_name ? { name: ticket.queue_name } : null };
+  const refusal = authorizeTicket(actor, "sendMessage", ruleTicket);
+  if (refusal === "ERR_TICKET_USER_MISMATCH") {
+    throw new AppError(refusal, "Este ticket está sendo atendido por outro usuário", { ticket: presentTicket(ticket) });
+  }
+  enforce(refusal, "O ticket precisa estar aberto e com você para enviar mensagens");
+}
+
 /** POST /messages/{ticketId}. */
 export async function sendMessage(ctx: AppContext, actor: RequestActor, ticketId: number, m: AgentMessage): Promise<Message[]> {
   const ticket = await loadVisibleTicket(ctx, actor, ticketId);
-  if (ticket.user_id !== null && ticket.user_id !== actor.id && !isAdmin(actor)) {
-    throw new AppError("ERR_TICKET_USER_MISMATCH", "Este ticket está sendo atendido por outro usuário", { ticket: presentTicket(ticket) });
-  }
-  const ruleTicket = { status: ticket.status, userId: ticket.user_id, queue: ticket.queue_name ? { name: ticket.queue_name } : null };
-  if (!canSendOnTicket({ id: actor.id, profile: actor.profile, super: actor.super }, ruleTicket)) {
-    throw new AppError("ERR_NO_PERMISSION", "O ticket precisa estar aberto e com você para enviar mensagens");
-  }
+  assertMaySend(actor, ticket);
   const total = m.files.reduce((n, f) => n + f.data.length, 0);
   if (total > LIMITS.attachmentMaxBytes) throw new AppError("ERR_PAYLOAD_TOO_LARGE", "O arquivo excede o tamanho máximo de 10MB");
   if (!m.body.trim() && !m.files.length && !m.mediaUrl) throw new AppError("ERR_VALIDATION", "Mensagem vazia");
@@ -130,7 +139,7 @@ export async function deleteMessage(ctx: AppContext, actor: RequestActor, id: nu
   if (!message) throw new AppError("ERR_NOT_FOUND", "Mensagem não encontrada");
   const ticket = (await ticketRepo.findTicket(ctx.sql, actor.companyId, message.ticket_id))!;
   await assertVisible(ctx, actor, ticket);
-  if (!message.from_me || message.user_id !== actor.id) throw new AppError("ERR_NO_PERMISSION", "Só é possível apagar as próprias mensagens");
+  enforce(authorizeMessage(actor, "delete", { fromMe: message.from_me, userId: message.user_id }), "Só é possível apagar as próprias mensagens");
   if (message.is_deleted) return presentMessage(message);
   if (message.provider_id && message.whatsapp_id !== null) {
     const driver = await channels(ctx).requireConnected(actor.companyId, message.whatsapp_id);

@@ -1,4 +1,4 @@
-import { canSendOnTicket, type Message, type officialTemplateSendInput } from "@atende/shared";
+import { type Message, type officialTemplateSendInput } from "@atende/shared";
 import type { z } from "zod";
 import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
 import { channels } from "../../channels/manager.js";
@@ -8,9 +8,9 @@ import { AppError } from "../../core/errors.js";
 import { messagePreview, presentMessage } from "../messages/presenter.js";
 import * as messageRepo from "../messages/repository.js";
 import { emitAppMessage } from "../tickets/events.js";
-import { presentTicket } from "../tickets/presenter.js";
 import * as ticketRepo from "../tickets/repository.js";
-import { isAdmin, loadVisibleTicket } from "../tickets/service.js";
+import { assertMaySend } from "../messages/service.js";
+import { loadVisibleTicket } from "../tickets/service.js";
 import { templateBody, type TemplateRow } from "./presenter.js";
 
 type Input = z.output<typeof officialTemplateSendInput>;
@@ -27,13 +27,7 @@ export function renderTemplate(body: string, variables: string[]): string {
  */
 export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor, ticketId: number, input: Input): Promise<Message> {
   const ticket = await loadVisibleTicket(ctx, actor, ticketId);
-  if (ticket.user_id !== null && ticket.user_id !== actor.id && !isAdmin(actor)) {
-    throw new AppError("ERR_TICKET_USER_MISMATCH", "Este ticket está sendo atendido por outro usuário", { ticket: presentTicket(ticket) });
-  }
-  const ruleTicket = { status: ticket.status, userId: ticket.user_id, queue: ticket.queue_name ? { name: ticket.queue_name } : null };
-  if (!canSendOnTicket({ id: actor.id, profile: actor.profile, super: actor.super }, ruleTicket)) {
-    throw new AppError("ERR_NO_PERMISSION", "O ticket precisa estar aberto e com você para enviar mensagens");
-  }
+  assertMaySend(actor, ticket);
   const driver = await channels(ctx).requireConnected(actor.companyId, ticket.whatsapp_id);
   if (!(driver instanceof CloudApiDriver)) throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
   const template = await ctx.sql.maybe<TemplateRow>(

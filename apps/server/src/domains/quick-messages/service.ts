@@ -1,8 +1,9 @@
-import { channel, LIMITS, type QuickMessage, type quickMessageInput, type QuickMessagesPage, type quickMessageUpdateInput } from "@atende/shared";
+import { authorizeQuickMessage, channel, LIMITS, type QuickMessage, type quickMessageInput, type QuickMessagesPage, type quickMessageUpdateInput } from "@atende/shared";
 import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
+import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
 import { mediaStorage } from "../../core/storage.js";
@@ -15,7 +16,6 @@ type CreateInput = z.output<typeof quickMessageInput>;
 type UpdateInput = z.output<typeof quickMessageUpdateInput>;
 
 const notFound = () => new AppError("ERR_NOT_FOUND", "Resposta rápida não encontrada");
-const isAdmin = (a: RequestActor) => a.super || a.profile === "admin";
 
 /** Company-wide quick messages go to the company; private ones only to their author. */
 function emit(ctx: AppContext, row: repo.QuickMessageRow, payload: unknown) {
@@ -42,7 +42,7 @@ async function visible(ctx: AppContext, actor: RequestActor, id: number) {
 /** Editing: the author, or an admin for company-wide messages. */
 async function editable(ctx: AppContext, actor: RequestActor, id: number) {
   const row = await visible(ctx, actor, id);
-  if (row.user_id !== actor.id && !isAdmin(actor)) throw new AppError("ERR_NO_PERMISSION");
+  enforce(authorizeQuickMessage(actor, "edit", { userId: row.user_id }));
   return row;
 }
 

@@ -1,4 +1,5 @@
 import type { Sql } from "../../db/sql.js";
+import { visibilitySql, type VisibilityContext } from "../tickets/visibility.js";
 
 export interface NoteRow {
   id: number;
@@ -18,10 +19,14 @@ export function findNote(sql: Sql, companyId: number, id: number) {
   return sql.maybe<NoteRow>(`${SELECT} WHERE n.company_id = $1 AND n.id = $2`, [companyId, id]);
 }
 
-/** A contact's notes (across its tickets) or one ticket's, newest first. */
-export function listNotes(sql: Sql, companyId: number, f: { ticketId?: number; contactId?: number }) {
+/**
+ * A contact's notes (across its tickets) or one ticket's, newest first; only notes of tickets the
+ * viewer may open (the ticket visibility rule, widest view).
+ */
+export function listNotes(sql: Sql, companyId: number, f: { ticketId?: number; contactId?: number }, viewer: VisibilityContext) {
   const params: unknown[] = [companyId];
   const where = ["n.company_id = $1"];
+  where.push(`EXISTS (SELECT 1 FROM tickets t WHERE t.company_id = n.company_id AND t.id = n.ticket_id AND ${visibilitySql(viewer, params, true)})`);
   if (f.contactId) {
     params.push(f.contactId);
     where.push(`n.contact_id = $${params.length}`);

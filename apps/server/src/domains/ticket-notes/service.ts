@@ -1,9 +1,11 @@
-import type { TicketNote } from "@atende/shared";
+import { authorizeNote, type TicketNote } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
+import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import * as ticketRepo from "../tickets/repository.js";
-import { assertVisible, isAdmin, loadVisibleTicket } from "../tickets/service.js";
+import { assertVisible, loadVisibleTicket } from "../tickets/service.js";
+import { visibilityFor } from "../tickets/visibility.js";
 import * as repo from "./repository.js";
 
 function present(row: repo.NoteRow): TicketNote {
@@ -26,7 +28,7 @@ export async function createNote(ctx: AppContext, actor: RequestActor, input: { 
   return present((await repo.findNote(ctx.sql, actor.companyId, id))!);
 }
 
-/** The notes of a ticket the user may see, or of a contact (every ticket of it). */
+/** The notes of a ticket the user may see, or of a contact (those of its tickets the user may see). */
 export async function listNotes(ctx: AppContext, actor: RequestActor, f: { ticketId?: number; contactId?: number }): Promise<TicketNote[]> {
   if (!f.ticketId && !f.contactId) throw new AppError("ERR_VALIDATION", "ticketId ou contactId obrigatório");
   if (f.ticketId) {
@@ -36,7 +38,7 @@ export async function listNotes(ctx: AppContext, actor: RequestActor, f: { ticke
     const c = await ctx.sql.maybe("SELECT 1 FROM contacts WHERE company_id = $1 AND id = $2", [actor.companyId, f.contactId]);
     if (!c) throw new AppError("ERR_NO_CONTACT_FOUND");
   }
-  return (await repo.listNotes(ctx.sql, actor.companyId, f)).map(present);
+  return (await repo.listNotes(ctx.sql, actor.companyId, f, await visibilityFor(ctx.sql, actor))).map(present);
 }
 
 /** The note's author or an admin. */
@@ -45,6 +47,6 @@ export async function deleteNote(ctx: AppContext, actor: RequestActor, id: numbe
   if (!note) throw new AppError("ERR_NOT_FOUND", "Observação não encontrada");
   const ticket = await ticketRepo.findTicket(ctx.sql, actor.companyId, note.ticket_id);
   if (ticket) await assertVisible(ctx, actor, ticket);
-  if (note.user_id !== actor.id && !isAdmin(actor)) throw new AppError("ERR_NO_PERMISSION");
+  enforce(authorizeNote(actor, "delete", { userId: note.user_id }));
   await repo.deleteNote(ctx.sql, actor.companyId, id);
 }

@@ -52,4 +52,24 @@ describe("ticket notes", () => {
     expect(del.json().message).toBe("Observação excluída com sucesso!");
     expect((await api("GET", `/api/ticket-notes/list?ticketId=${ticketId}`, t.user.token)).json()).toEqual([]);
   });
+
+  it("lists a contact's notes only from the tickets the user may open", async () => {
+    const hiddenQueue = await buildQueue(app.sql, t.companyId);
+    const closed = await app.sql.one<{ id: number }>(
+      "INSERT INTO tickets (company_id, contact_id, status, queue_id) VALUES ($1, $2, 'closed', $3) RETURNING id",
+      [t.companyId, contactId, hiddenQueue],
+    );
+    await app.sql.exec("INSERT INTO ticket_notes (company_id, ticket_id, contact_id, user_id, note) VALUES ($1, $2, $3, $4, 'de outra fila')", [
+      t.companyId,
+      closed.id,
+      contactId,
+      t.admin.id,
+    ]);
+    expect((await api("POST", "/api/ticket-notes", t.user.token, { note: "da minha fila", ticketId, contactId })).statusCode).toBe(200);
+    const seen = (list: { note: string }[]) => list.map((n) => n.note).sort();
+    expect(seen((await api("GET", `/api/ticket-notes/list?contactId=${contactId}`, t.user.token)).json())).toEqual(["da minha fila"]);
+    expect(seen((await api("GET", `/api/ticket-notes/list?contactId=${contactId}`, t.supervisor.token)).json())).toEqual(["da minha fila", "de outra fila"]);
+    expect(seen((await api("GET", `/api/ticket-notes/list?contactId=${contactId}`, t.admin.token)).json())).toEqual(["da minha fila", "de outra fila"]);
+    expect((await api("GET", `/api/ticket-notes/list?ticketId=${closed.id}`, t.user.token)).statusCode).toBe(403);
+  });
 });

@@ -1,30 +1,64 @@
-import { channel, SYSTEM_QUEUE_NAMES, type Message, type Ticket } from "@atende/shared";
+import { canSeeTicket, channel, isSystemQueueName, type Message, type Ticket } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { rooms } from "../../core/realtime.js";
-import { settingEnabled } from "./company-settings.js";
 import { presentTicket } from "./presenter.js";
 import type { TicketRow } from "./repository.js";
+import { companyRestrictedQueueIds } from "./visibility.js";
 
-type RoomTicket = Pick<TicketRow, "company_id" | "queue_id" | "queue_name" | "transfer_queue_id" | "user_id">;
+type RoomTicket = Pick<TicketRow, "id" | "company_id" | "status" | "queue_id" | "queue_name" | "transfer_queue_id" | "user_id">;
+
+interface MemberRow {
+  id: number;
+  profile: "admin" | "supervisor" | "user";
+  super: boolean;
+  all_ticket: "enable" | "disable";
+  queue_ids: number[];
+}
 
 /**
- * The sockets allowed to see a ticket: its queue's members, admins, supervisors and its assignee;
- * a ticket without a queue goes to the whole company. With restrictSystemQueuesVisibility, a ticket
- * in a system queue that has a transfer queue goes to that transfer queue's members instead (and not
- * to supervisors, whose show-all view excludes it).
+ * The sockets that receive a ticket's events: exactly the users for whom `canSeeTicket` (packages/
+ * shared) holds with the widest view they may switch on (show all). The rule, room by room:
+ * admins and super users (admin room), the assignee (user room), supervisors (show all), the
+ * members of the ticket's queue, and for a pending ticket without a queue the allTicket users.
+ * A ticket that restrictSystemQueuesVisibility hides (system queue with a transfer queue) goes, beyond
+ * admins and the assignee, to the transfer queue's members that the rule lets through, named one by one.
  */
 export async function ticketRooms(ctx: AppContext, t: RoomTicket): Promise<string[]> {
   const c = t.company_id;
-  if (t.queue_id === null) return [rooms.company(c)];
   const list = [rooms.profile(c, "admin")];
   if (t.user_id !== null) list.push(rooms.user(t.user_id));
-  const system = t.queue_name !== null && (SYSTEM_QUEUE_NAMES as readonly string[]).includes(t.queue_name);
-  if (system && t.transfer_queue_id !== null && (await settingEnabled(ctx.sql, c, "restrictSystemQueuesVisibility"))) {
-    list.push(rooms.queue(c, t.transfer_queue_id));
-    return list;
+  if (t.queue_id !== null && t.transfer_queue_id !== null && t.queue_name !== null && isSystemQueueName(t.queue_name)) {
+    const restricted = await companyRestrictedQueueIds(ctx.sql, c);
+    if (restricted.includes(t.queue_id)) {
+      for (const id of await restrictedAudience(ctx, t, restricted)) list.push(rooms.user(id));
+      return list;
+    }
   }
-  list.push(rooms.queue(c, t.queue_id), rooms.profile(c, "supervisor"));
+  list.push(rooms.profile(c, "supervisor"));
+  if (t.queue_id !== null) list.push(rooms.queue(c, t.queue_id));
+  else if (t.status === "pending") list.push(rooms.allTicket(c));
   return list;
+}
+
+/** The transfer queue's members who may see a restricted ticket (the rule decides, per user). */
+async function restrictedAudience(ctx: AppContext, t: RoomTicket, restricted: number[]): Promise<number[]> {
+  const members = await ctx.sql.many<MemberRow>(
+    `SELECT u.id, u.profile, u.super, u.all_ticket,
+            COALESCE((SELECT array_agg(q.queue_id) FROM user_queues q WHERE q.company_id = u.company_id AND q.user_id = u.id), '{}') AS queue_ids
+       FROM users u
+       JOIN user_queues m ON m.company_id = u.company_id AND m.user_id = u.id AND m.queue_id = $2
+      WHERE u.company_id = $1`,
+    [t.company_id, t.transfer_queue_id],
+  );
+  const ticket = { status: t.status, userId: t.user_id, queueId: t.queue_id, transferQueueId: t.transfer_queue_id };
+  return members
+    .filter((u) =>
+      canSeeTicket({ id: u.id, profile: u.profile, super: u.super, allTicket: u.all_ticket, queueIds: u.queue_ids }, ticket, {
+        restrictedQueueIds: restricted,
+        showAll: true,
+      }),
+    )
+    .map((u) => u.id);
 }
 
 async function roomsFor(ctx: AppContext, current: RoomTicket, previous?: RoomTicket | null): Promise<string[]> {

@@ -1,9 +1,10 @@
-import { channel, LIMITS, type Ticket, type TicketSyncResponse, type ticketSyncQuery } from "@atende/shared";
+import { authorizeTicket, channel, LIMITS, type Ticket, type TicketSyncResponse, type ticketSyncQuery } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
+import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
 import { mediaStorage } from "../../core/storage.js";
@@ -18,9 +19,7 @@ import { emitTicketDelete, emitTicketUpdate, emitUnread } from "./events.js";
 import { presentTicket } from "./presenter.js";
 import * as repo from "./repository.js";
 import type { TicketRow } from "./repository.js";
-import { canSeeTicket, visibilityFor, visibilitySql } from "./visibility.js";
-
-export const isAdmin = (actor: RequestActor) => actor.super || actor.profile === "admin";
+import { canSeeTicketRow, visibilityFor, visibilitySql } from "./visibility.js";
 
 /** A ticket of the actor's company that the actor may see; 404 / 403 otherwise. */
 export async function loadVisibleTicket(ctx: AppContext, actor: RequestActor, id: number): Promise<TicketRow> {
@@ -32,7 +31,7 @@ export async function loadVisibleTicket(ctx: AppContext, actor: RequestActor, id
 
 export async function assertVisible(ctx: AppContext, actor: RequestActor, row: TicketRow): Promise<void> {
   const v = await visibilityFor(ctx.sql, actor);
-  if (!canSeeTicket(v, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão para ver este ticket");
+  if (!canSeeTicketRow(v, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão para ver este ticket");
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,7 +84,7 @@ export async function createTicket(ctx: AppContext, actor: RequestActor, input: 
 
   let userId: number | null = input.userId ?? actor.id;
   if (userId !== actor.id) {
-    if (!isAdmin(actor) && userId !== null) throw new AppError("ERR_NO_PERMISSION");
+    if (userId !== null) enforce(authorizeTicket(actor, "assignOther", { status: "open", userId: null }));
     if (userId !== null && !(await repo.userInCompany(ctx.sql, companyId, userId))) throw new AppError("ERR_NO_USER_FOUND");
   }
   const status = input.status === "pending" ? "pending" : "open";
@@ -143,6 +142,7 @@ export async function createTicket(ctx: AppContext, actor: RequestActor, input: 
 export async function deleteTicket(ctx: AppContext, actor: RequestActor, id: number): Promise<void> {
   const row = await repo.findTicket(ctx.sql, actor.companyId, id);
   if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
+  enforce(authorizeTicket(actor, "delete", { status: row.status, userId: row.user_id }));
   const media = await ctx.sql.many<{ media_path: string }>(
     "SELECT media_path FROM messages WHERE company_id = $1 AND ticket_id = $2 AND media_path IS NOT NULL",
     [actor.companyId, id],

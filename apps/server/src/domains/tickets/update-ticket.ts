@@ -1,6 +1,7 @@
-import { ticketActionRefusal, type TicketAction, type TicketUpdateInput, type TicketUpdateResponse } from "@atende/shared";
+import { authorizeTicket, type TicketAction, type TicketUpdateInput, type TicketUpdateResponse } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
+import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import { afterAgentClose } from "../../channels/routing/closing.js";
 import { sendOutgoing } from "../messages/send-message.js";
@@ -11,7 +12,7 @@ import { emitTicketUpdate } from "./events.js";
 import { presentTicket } from "./presenter.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
-import { isAdmin, loadVisibleTicket } from "./service.js";
+import { loadVisibleTicket } from "./service.js";
 
 type Action = TicketAction | "settings";
 
@@ -63,20 +64,15 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   const ruleActor = { id: actor.id, profile: actor.profile, super: actor.super };
   const ruleTicket = { status: current.status, userId: current.user_id, queue: current.queue_name ? { name: current.queue_name } : null };
 
-  if (action === "settings") {
-    if (!isAdmin(actor) && current.user_id !== actor.id) throw new AppError("ERR_NO_PERMISSION");
-  } else {
-    const refusal = ticketActionRefusal(ruleActor, ruleTicket, action);
-    if (refusal === "state") throw new AppError("ERR_VALIDATION", `Ação ${action} inválida para um ticket ${current.status}`);
-    if (refusal === "permission") throw new AppError("ERR_NO_PERMISSION");
-  }
+  const refusal = authorizeTicket(ruleActor, action === "settings" ? "editSettings" : action, ruleTicket);
+  enforce(refusal, refusal === "ERR_VALIDATION" ? `Ação ${action} inválida para um ticket ${current.status}` : undefined);
 
   const patch: TicketPatch = {};
   let nextTicket: { id: number; uuid: string } | null | undefined;
   let assignee: { id: number; name: string } | null = null;
   switch (action) {
     case "accept": {
-      const target = isAdmin(actor) && input.userId ? input.userId : actor.id;
+      const target = input.userId && authorizeTicket(ruleActor, "assignOther", ruleTicket) === null ? input.userId : actor.id;
       assignee = target === actor.id ? { id: actor.id, name: actor.name } : await repo.userInCompany(ctx.sql, companyId, target);
       if (!assignee) throw new AppError("ERR_NO_USER_FOUND");
       Object.assign(patch, { status: "open", user_id: assignee.id, chatbot: false });

@@ -1,60 +1,56 @@
-import { can, SYSTEM_QUEUE_NAMES } from "@atende/shared";
+import { can, canSeeTicket, isAdmin, restrictedQueueIds, SYSTEM_QUEUE_NAMES, type TicketStatus, type TicketViewer } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { Sql } from "../../db/sql.js";
 import { settingEnabled } from "./company-settings.js";
 
 /**
- * Who sees which ticket (1-core §5, §6):
- * - show all (supervisors and admins may switch it on): every ticket of the company;
- * - otherwise: tickets in the user's queues, tickets assigned to the user, and, with allTicket
- *   enabled, pending tickets without a queue;
- * - restrictSystemQueuesVisibility (non-admins): a ticket in a system queue (BOT, ARW, ARO) with a
- *   transfer queue is visible only to members of that transfer queue (or its assignee).
- * Single-ticket access (open, read messages, act) uses the widest view the user may switch on.
+ * Who sees which ticket: the rule is `canSeeTicket` in packages/shared (permissions/tickets.ts);
+ * this file loads what it needs from the database and gives its SQL form for list queries.
+ * visibility.test.ts checks that the SQL and the pure rule agree on a table of cases.
  */
 export interface VisibilityContext {
   actor: RequestActor;
   isAdmin: boolean;
   canShowAll: boolean;
-  /** Ids of the company's BOT/ARW/ARO queues when the restriction is on and applies to the actor. */
+  /** Ids of the company's BOT/ARW/ARO queues when restrictSystemQueuesVisibility is on (empty for admins, whom it does not restrict). */
   restrictedQueueIds: number[];
 }
 
-export async function visibilityFor(sql: Sql, actor: RequestActor): Promise<VisibilityContext> {
-  const isAdmin = actor.super || actor.profile === "admin";
-  let restrictedQueueIds: number[] = [];
-  if (!isAdmin && (await settingEnabled(sql, actor.companyId, "restrictSystemQueuesVisibility"))) {
-    const rows = await sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 AND name = ANY($2)", [
-      actor.companyId,
-      [...SYSTEM_QUEUE_NAMES],
-    ]);
-    restrictedQueueIds = rows.map((r) => r.id);
-  }
-  return { actor, isAdmin, canShowAll: can(actor, "tickets-manager:showall"), restrictedQueueIds };
+/** The company's restricted system queues (empty when the setting is off). */
+export async function companyRestrictedQueueIds(sql: Sql, companyId: number): Promise<number[]> {
+  const enabled = await settingEnabled(sql, companyId, "restrictSystemQueuesVisibility");
+  if (!enabled) return [];
+  const queues = await sql.many<{ id: number; name: string }>("SELECT id, name FROM queues WHERE company_id = $1 AND name = ANY($2)", [
+    companyId,
+    [...SYSTEM_QUEUE_NAMES],
+  ]);
+  return restrictedQueueIds(enabled, queues);
 }
 
-export interface VisibleTicket {
-  status: string;
+export async function visibilityFor(sql: Sql, actor: RequestActor): Promise<VisibilityContext> {
+  const admin = isAdmin(actor);
+  const restricted = admin ? [] : await companyRestrictedQueueIds(sql, actor.companyId);
+  return { actor, isAdmin: admin, canShowAll: can(actor, "tickets-manager:showall"), restrictedQueueIds: restricted };
+}
+
+export interface VisibleTicketRow {
+  status: TicketStatus;
   user_id: number | null;
   queue_id: number | null;
   transfer_queue_id: number | null;
 }
 
-export function canSeeTicket(v: VisibilityContext, t: VisibleTicket, showAll = true): boolean {
-  if (v.isAdmin && showAll) return true;
-  const { actor } = v;
-  if (t.user_id === actor.id) return true;
-  if (
-    t.queue_id !== null &&
-    v.restrictedQueueIds.includes(t.queue_id) &&
-    t.transfer_queue_id !== null &&
-    !actor.queueIds.includes(t.transfer_queue_id)
-  ) {
-    return false;
-  }
-  if (showAll && v.canShowAll) return true;
-  if (t.queue_id !== null) return actor.queueIds.includes(t.queue_id);
-  return t.status === "pending" && actor.allTicket === "enable";
+export function viewerOf(actor: RequestActor): TicketViewer {
+  return { id: actor.id, profile: actor.profile, super: actor.super, queueIds: actor.queueIds, allTicket: actor.allTicket };
+}
+
+/** `canSeeTicket` over a ticket row; `showAll` true is the widest view (opening a single ticket). */
+export function canSeeTicketRow(v: VisibilityContext, t: VisibleTicketRow, showAll = true): boolean {
+  return canSeeTicket(
+    viewerOf(v.actor),
+    { status: t.status, userId: t.user_id, queueId: t.queue_id, transferQueueId: t.transfer_queue_id },
+    { restrictedQueueIds: v.restrictedQueueIds, showAll },
+  );
 }
 
 /**

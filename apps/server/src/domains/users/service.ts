@@ -78,10 +78,18 @@ async function assertRefs(sql: Sql, companyId: number, queueIds: number[] | unde
 }
 
 
+/**
+ * User events reach those who may list users (the users routes' admin gate, canManageUsers: admins
+ * and super users share the admin room) and the user themself; e-mails and queues stay private.
+ */
+function userEventRooms(companyId: number, userId: number): string[] {
+  return [rooms.profile(companyId, "admin"), rooms.user(userId)];
+}
+
 async function emitUser(ctx: AppContext, companyId: number, userId: number, action: "create" | "update"): Promise<User> {
   const row = await loadTarget(ctx.sql, companyId, userId);
   const user = presentUser(row);
-  ctx.realtime.emit(rooms.company(companyId), channel.user(companyId), { action, user });
+  ctx.realtime.emit(userEventRooms(companyId, userId), channel.user(companyId), { action, user });
   return user;
 }
 
@@ -179,7 +187,7 @@ export async function updateUser(ctx: AppContext, actor: RequestActor, id: numbe
     });
 
   if (passwordHash && !self) ctx.realtime.io.in(rooms.user(id)).disconnectSockets(true);
-  else if (change.profile || change.queueIds) await ctx.realtime.refreshUser(id, companyId);
+  else if (change.profile || change.queueIds || change.allTicket) await ctx.realtime.refreshUser(id, companyId);
   return emitUser(ctx, companyId, id, "update");
 }
 
@@ -200,7 +208,7 @@ async function removeUser(ctx: AppContext, sql: Sql, actor: RequestActor, id: nu
 
 function afterDelete(ctx: AppContext, companyId: number, userId: number) {
   ctx.realtime.io.in(rooms.user(userId)).disconnectSockets(true);
-  ctx.realtime.emit(rooms.company(companyId), channel.user(companyId), { action: "delete", userId });
+  ctx.realtime.emit(userEventRooms(companyId, userId), channel.user(companyId), { action: "delete", userId });
 }
 
 export async function deleteUser(ctx: AppContext, actor: RequestActor, id: number): Promise<void> {

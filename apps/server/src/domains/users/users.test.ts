@@ -150,7 +150,7 @@ describe("users: list", () => {
 
 describe("users: create", () => {
   it("creates a user whose password works, emits the create event, and never returns the hash", async () => {
-    const socket = await socketFor(t.supervisor.token);
+    const socket = await socketFor(t.admin.token);
     const foreign = await socketFor(other.admin.token);
     let leaked = false;
     foreign.on(`company-${t.companyId}-user`, () => (leaked = true));

@@ -5,7 +5,7 @@ import { Alert, Box, Button, CircularProgress, Typography } from "@mui/material"
 import AddIcon from "@mui/icons-material/Add";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
-import { atLeast, channel, type Tag, type Ticket } from "@atende/shared";
+import { channel, isAdmin, type Tag, type Ticket } from "@atende/shared";
 import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";
 import { useSocketEvent } from "../../lib/use-socket-event";
@@ -28,7 +28,7 @@ export default function KanbanPage() {
   const ticketsKey = kanbanKeys.tickets(queueIds);
   const tags = useQuery({ queryKey: kanbanKeys.lanes, queryFn: fetchKanbanTags });
   const tickets = useQuery({ queryKey: ticketsKey, queryFn: () => fetchKanbanTickets(queueIds) });
-  const isAdmin = atLeast(user, "admin");
+  const admin = isAdmin(user);
   const [adding, setAdding] = useState(false);
   // The lane stays set while the confirmation fades out, so its title does not flicker.
   const [removing, setRemoving] = useState<Tag | null>(null);
@@ -91,7 +91,7 @@ export default function KanbanPage() {
         <Typography variant="body2" color="text.secondary">
           {t("kanban.dragHint")}
         </Typography>
-        {isAdmin && (
+        {admin && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
             {t("kanban.newLane")}
           </Button>
@@ -117,7 +117,7 @@ export default function KanbanPage() {
             const cards = byLane.get(String(lane.id)) ?? [];
             return (
               <KanbanLane key={lane.id} id={String(lane.id)} title={lane.name} color={lane.color} count={cards.length} onDropTicket={move} onRemove={
-                  isAdmin
+                  admin
                     ? () => {
                         setRemoving(lane);
                         setConfirming(true);

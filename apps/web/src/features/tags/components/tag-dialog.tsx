@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Checkbox, Dialog, DialogContent, DialogTitle, FormControlLabel } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
-import { atLeast, LIMITS, tagInput, type Tag } from "@atende/shared";
+import { isAdmin, LIMITS, tagInput, type Tag } from "@atende/shared";
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";
 import { COLOR_PALETTE } from "../../../components/color-palette";
@@ -82,7 +82,7 @@ export function TagDialog({ open, tag, onClose, onSaved }: Props) {
                 />
               )}
             />
-            {atLeast(user, "admin") && (
+            {isAdmin(user) && (
               <FormControlLabel control={<Checkbox checked={(tag?.kanban ?? 0) === 1} disabled />} label={t("tags.dialog.kanban")} />
             )}
           </Box>

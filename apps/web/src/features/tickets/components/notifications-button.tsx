@@ -9,6 +9,7 @@ import { getSocket } from "../../../lib/socket";
 import { fetchTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
 import { listTime, plainPreview } from "../lib/format";
+import { visibleTo } from "../lib/rules";
 import { playNewMessageSound } from "../lib/sound";
 import type { Ticket } from "../types";
 import { ContactAvatar } from "./contact-avatar";
@@ -63,8 +64,12 @@ export function TicketNotificationsButton() {
       return;
     }
     const tk = d.ticket;
-    setUnread((l) => (tk.unreadMessages > 0 ? l.map((x) => (x.id === tk.id ? tk : x)) : l.filter((x) => x.id !== tk.id)));
-    if (withPending) setPending((l) => (tk.status === "pending" ? [tk, ...l.filter((x) => x.id !== tk.id)] : l.filter((x) => x.id !== tk.id)));
+    // an update also reaches those who saw the ticket before a move: it leaves their notifications
+    const visible = visibleTo(me, tk, true);
+    setUnread((l) => (visible && tk.unreadMessages > 0 ? l.map((x) => (x.id === tk.id ? tk : x)) : l.filter((x) => x.id !== tk.id)));
+    if (withPending) {
+      setPending((l) => (visible && tk.status === "pending" ? [tk, ...l.filter((x) => x.id !== tk.id)] : l.filter((x) => x.id !== tk.id)));
+    }
   });
 
   const items = useMemo(() => {

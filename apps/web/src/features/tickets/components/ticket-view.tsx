@@ -11,7 +11,7 @@ import { useMessages } from "../hooks/use-messages";
 import { useChannel } from "../hooks/use-realtime";
 import { useElementWidth } from "../hooks/use-element-width";
 import { useTicketActions, type TicketAction } from "../hooks/use-ticket-actions";
-import { canAccept, canEditTags, canReopen, canResume, inputBlock, showsActions, type InputBlock } from "../lib/rules";
+import { canAccept, canEditTags, canReopen, canResume, inputBlock, showsActions, visibleTo, type InputBlock } from "../lib/rules";
 import { cachedTicket } from "../offline/db";
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
@@ -68,7 +68,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
   // The cached copy shows at once while the server answers.
   useEffect(() => {
     void cachedTicket(uuid).then((c) => {
-      if (c && !qc.getQueryData(key)) qc.setQueryData(key, c);
+      if (c && visibleTo(me, c, true) && !qc.getQueryData(key)) qc.setQueryData(key, c);
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [uuid]);

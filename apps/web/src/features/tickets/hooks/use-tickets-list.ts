@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { channel, LIMITS, type AppMessageEvent, type ContactEvent, type TicketEvent, type SessionUser } from "@atende/shared";
 import { fetchTickets, type TicketListParams } from "../api/tickets";
-import { visibleOffline } from "../lib/rules";
+import { belongsInList, type Viewer } from "../lib/rules";
 import { cachedTickets } from "../offline/db";
 import type { ContactRef, Ticket } from "../types";
 import { useChannel, useSocketReconnect } from "./use-realtime";
@@ -74,7 +74,7 @@ export interface UseTicketsList {
 }
 
 interface Options extends Omit<TicketListParams, "pageNumber"> {
-  me: Pick<SessionUser, "id" | "companyId" | "queues" | "company">;
+  me: Viewer & Pick<SessionUser, "companyId">;
   enabled?: boolean;
 }
 
@@ -108,22 +108,14 @@ export function useTicketsList(o: Options): UseTicketsList {
     [stable],
   );
 
-  const matches = useCallback(
-    (t: Ticket) => {
-      if (!stable.status || t.status !== stable.status) return false;
-      if (stable.queueIds && t.queueId !== null && !stable.queueIds.includes(t.queueId)) return false;
-      if (t.status === "pending") return true;
-      return Boolean(stable.showAll) || t.userId === me.id || t.userId === null;
-    },
-    [stable, me.id],
-  );
+  const matches = useCallback((t: Ticket) => belongsInList(meRef.current, stable, t), [stable]);
 
   useEffect(() => {
     if (!enabled) return;
     dispatch({ type: "reset" });
     if (stable.status && !stable.searchParam) {
       void cachedTickets(stable.status).then((rows) => {
-        const visible = rows.filter((t) => matches(t) && visibleOffline(t, meRef.current)).slice(0, LIMITS.ticketsPerPage);
+        const visible = rows.filter(matches).slice(0, LIMITS.ticketsPerPage);
         if (visible.length) dispatch({ type: "cached", tickets: visible });
       });
     }

@@ -1,15 +1,26 @@
-import { atLeast, canChangeTicketTags, SYSTEM_QUEUE_NAMES, ticketActionRefusal, type SessionUser, type TicketAction } from "@atende/shared";
+import {
+  canChangeTicketTags,
+  canSeeTicket,
+  isAdmin,
+  isSystemQueueName,
+  messageInputBlock,
+  ticketActionRefusal,
+  type MessageInputBlock,
+  type SessionUser,
+  type TicketAction,
+  type TicketViewer,
+} from "@atende/shared";
 import type { Ticket } from "../types";
 
 /**
- * Ticket rules of spec 1-core §2 and §4 as the workspace shows them. The permission itself comes from
- * the shared rule functions the API enforces (ticketActionRefusal, canChangeTicketTags).
+ * Ticket rules of spec 1-core §2, §4 and §5 as the workspace shows them. Each is a shared policy from
+ * packages/shared/permissions that the API enforces (ticketActionRefusal, canChangeTicketTags,
+ * messageInputBlock, canSeeTicket); this file only adapts the web's ticket and session shapes.
  */
 type Me = Pick<SessionUser, "id" | "profile" | "super">;
 
-export const isAdmin = (me: Me) => atLeast(me, "admin");
+export { isSystemQueueName };
 export const isBotQueue = (t: Pick<Ticket, "queue">) => t.queue?.name === "BOT";
-export const isSystemQueueName = (name: string) => (SYSTEM_QUEUE_NAMES as readonly string[]).includes(name);
 
 const allowed = (me: Me, t: Ticket, action: TicketAction) => ticketActionRefusal(me, t, action) === null;
 
@@ -35,26 +46,35 @@ export function connectionUsable(t: Ticket, status: string | undefined): boolean
   return t.whatsapp.isOfficial || (status ?? t.whatsapp.status) === "CONNECTED";
 }
 
-export type InputBlock = "closed" | "pending" | "paused" | "bot" | "disconnected" | "otherUser" | null;
+export type InputBlock = MessageInputBlock | null;
 
-/** Why the message input is hidden (spec 1-core §2), or null when it is shown. */
+/** Why the message input is hidden (the shared send-message policy), or null when it is shown. */
 export function inputBlock(me: Me, t: Ticket, connectionStatus: string | undefined): InputBlock {
-  if (t.status === "closed") return "closed";
-  if (t.status === "pending") return "pending";
-  if (t.status === "paused") return "paused";
-  if (isBotQueue(t)) return "bot";
-  if (!connectionUsable(t, connectionStatus)) return "disconnected";
-  if (t.userId !== me.id && !isAdmin(me)) return "otherUser";
-  return null;
+  const connection = t.whatsapp ? { isOfficial: t.whatsapp.isOfficial, status: connectionStatus ?? t.whatsapp.status } : null;
+  return messageInputBlock(me, t, connection);
+}
+
+export type Viewer = Pick<SessionUser, "id" | "profile" | "super" | "allTicket" | "queues" | "company">;
+
+/**
+ * Whether `me` may see `t` with the show-all switch as given (the API's list rule): used for the
+ * live events a list may take in and for the offline cache. The ticket carries its queue's name, so
+ * restrictSystemQueuesVisibility needs no list of the company's queues.
+ */
+export function visibleTo(me: Viewer, t: Ticket, showAll: boolean): boolean {
+  const restrict = me.company.settings.find((s) => s.key === "restrictSystemQueuesVisibility")?.value === "enabled";
+  const restrictedQueueIds = restrict && t.queue && isSystemQueueName(t.queue.name) ? [t.queue.id] : [];
+  const viewer: TicketViewer = { id: me.id, profile: me.profile, super: me.super, allTicket: me.allTicket, queueIds: me.queues.map((q) => q.id) };
+  return canSeeTicket(viewer, t, { restrictedQueueIds, showAll });
 }
 
 /**
- * Offline-cache visibility (spec 1-core §5), on top of the list's queue selection: with
- * restrictSystemQueuesVisibility enabled, tickets in the BOT, ARW and ARO queues show only when they have
- * no transfer queue or the user belongs to it.
+ * Whether a ticket belongs in a status list, as the API would answer GET /tickets: its status tab, the
+ * queue selection (queue-less tickets always pass) and the shared visibility rule with the list's
+ * show-all switch. Used for the live events a list takes in and for the offline cache alike.
  */
-export function visibleOffline(t: Ticket, me: Pick<SessionUser, "queues" | "company">): boolean {
-  const restrict = me.company.settings.find((s) => s.key === "restrictSystemQueuesVisibility")?.value === "enabled";
-  if (!restrict || !t.queue || !isSystemQueueName(t.queue.name)) return true;
-  return t.transferQueueId === null || me.queues.some((q) => q.id === t.transferQueueId);
+export function belongsInList(me: Viewer, params: { status?: string; queueIds?: number[]; showAll?: boolean }, t: Ticket): boolean {
+  if (!params.status || t.status !== params.status) return false;
+  if (params.queueIds && t.queueId !== null && !params.queueIds.includes(t.queueId)) return false;
+  return visibleTo(me, t, Boolean(params.showAll));
 }

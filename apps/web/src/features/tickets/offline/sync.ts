@@ -1,7 +1,8 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { channel, LIMITS, type AppMessageEvent, type SessionUser, type TicketEvent } from "@atende/shared";
 import { syncTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
+import { visibleTo, type Viewer } from "../lib/rules";
 import type { Ticket } from "../types";
 import { latestUpdatedAt, openOffline, pruneClosed, putMessage, putTickets, removeTicket } from "./db";
 
@@ -46,8 +47,17 @@ export function runSync(signal: AbortSignal): Promise<void> {
   return running;
 }
 
-/** Opens the user's cache, syncs it and keeps it current with the live events. */
-export function useOfflineSync(me: Pick<SessionUser, "id" | "companyId">): void {
+/**
+ * Opens the user's cache, syncs it and keeps it current with the live events. A ticket an event shows
+ * leaving the user's view (moved to another queue, say) is dropped from the cache rather than kept.
+ */
+export function useOfflineSync(me: Viewer & Pick<SessionUser, "companyId">): void {
+  const meRef = useRef(me);
+  useEffect(() => {
+    meRef.current = me;
+  });
+  const keep = (t: Ticket) => (visibleTo(meRef.current, t, true) ? putTickets([t]) : removeTicket(t.id));
+
   useEffect(() => {
     const ctrl = new AbortController();
     void openOffline(me.companyId, me.id).then(() => runSync(ctrl.signal));
@@ -57,11 +67,11 @@ export function useOfflineSync(me: Pick<SessionUser, "id" | "companyId">): void 
   useSocketReconnect(() => void runSync(new AbortController().signal));
 
   useChannel<TicketEvent>(channel.ticket(me.companyId), (data) => {
-    if (data.action === "update") void putTickets([data.ticket]);
+    if (data.action === "update") void keep(data.ticket);
     if (data.action === "delete") void removeTicket(data.ticketId);
   });
   useChannel<AppMessageEvent<Ticket>>(channel.appMessage(me.companyId), (data) => {
     void putMessage(data.message);
-    if (data.ticket) void putTickets([data.ticket]);
+    if (data.ticket) void keep(data.ticket);
   });
 }
