@@ -238,8 +238,8 @@ describe("media", () => {
     ]);
     // stored under an opaque key, never the sender's file name
     for (const r of rows) expect(r.media_path).toMatch(new RegExp(`^${a.companyId}/\\d{4}-\\d{2}/[A-Za-z0-9_-]+\\.[a-z0-9]+$`));
-    expect(fake.requests).toContain(`GET /v21.0/${imageId}`);
-    expect(fake.requests).toContain(`GET /v21.0/media-download/${imageId}`);
+    expect(fake.requests).toContain(`GET /v23.0/${imageId}`);
+    expect(fake.requests).toContain(`GET /v23.0/media-download/${imageId}`);
 
     const served = await app.api("GET", `/api/messages/media/${rows[0]!.id}`, { token: a.admin.token });
     expect(served.statusCode).toBe(200);
