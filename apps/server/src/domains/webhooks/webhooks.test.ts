@@ -117,6 +117,8 @@ describe("batched deliveries", () => {
       ["chat", "Oi, preciso de ajuda"],
       ["locationMessage", "|https://maps.google.com/maps?q=-23.5505%2C-46.6333&z=17&hl=pt-BR|Loja   Centro\nPraça da Sé"],
       ["chat", "Falar com atendente"],
+      // a reaction to a message not stored here is kept as a message of its own (after the delivery's messages)
+      ["chat", "👍"],
     ]);
     const m2 = await messagesOf(a.companyId, c2);
     expect(m2.map((m) => m.media_type)).toEqual(["chat", "vcard"]);
