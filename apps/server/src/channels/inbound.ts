@@ -270,8 +270,9 @@ export async function applyRevoke(ctx: AppContext, companyId: number, whatsappId
 }
 
 /**
- * The contact reacted to a stored message (`emoji` empty: the reaction was removed): each sender keeps
- * one reaction per message, as WhatsApp shows them. False when the message is not stored here.
+ * The contact reacted to a stored message of their conversation (`emoji` empty: the reaction was
+ * removed): each sender keeps one reaction per message, as WhatsApp shows them. False when no such
+ * message is stored here.
  */
 export async function applyReaction(
   ctx: AppContext,
@@ -286,6 +287,8 @@ export async function applyReaction(
                         || CASE WHEN $5 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $4::text, 'emoji', $5::text)) END,
             updated_at = now()
       WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3
+        -- only a message of the reacting contact's own conversation
+        AND contact_id = (SELECT id FROM contacts WHERE company_id = $1 AND number = $4)
       RETURNING id, ticket_id`,
     [companyId, whatsappId, providerId, reaction.from, reaction.emoji],
   );

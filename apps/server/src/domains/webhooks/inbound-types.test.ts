@@ -185,6 +185,17 @@ describe("edits and revokes", () => {
   });
 });
 
+describe("another contact's message", () => {
+  it("cannot be reacted to, edited or revoked by a contact of another conversation", async () => {
+    const [owner, other] = ["5511920000050", "5511920000051"];
+    const original = P.text(owner, "Meu endereço é Rua A, 10");
+    await deliver(owner, "Dono", [original]);
+    await deliver(other, "Outro", [P.reaction(other, original.id, "😡"), P.edit(other, original.id, "Rua B, 99"), P.revoke(other, original.id)]);
+    const [row] = await rowsOf(owner);
+    expect(row).toMatchObject({ body: "Meu endereço é Rua A, 10", reactions: [], is_edited: false, is_deleted: false });
+  });
+});
+
 describe("statuses", () => {
   it("played moves a voice note to ack 5 (and a late read does not lower it)", async () => {
     const c = "5511920000030";

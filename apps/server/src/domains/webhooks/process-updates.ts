@@ -5,11 +5,21 @@ import type { CloudMessage } from "../../channels/cloud-api/webhook-types.js";
 import type { InboundMessage } from "../../channels/driver.js";
 import { applyEdit, applyReaction, applyRevoke } from "../../channels/inbound.js";
 import type { AppContext } from "../../core/context.js";
-import * as messageRepo from "../messages/repository.js";
+import type { Sql } from "../../db/sql.js";
 
 interface Target {
   companyId: number;
   whatsappId: number;
+}
+
+/** Whether the contact's own message (not one sent to them) with this provider id is stored: only those may be edited or revoked by them. */
+async function ownMessageStored(sql: Sql, target: Target, providerId: string, from: string): Promise<boolean> {
+  const row = await sql.maybe<{ id: number }>(
+    `SELECT m.id FROM messages m JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
+      WHERE m.company_id = $1 AND m.whatsapp_id = $2 AND m.provider_id = $3 AND c.number = $4 AND NOT m.from_me`,
+    [target.companyId, target.whatsappId, providerId, from],
+  );
+  return row !== null;
 }
 
 /** The text of an edited message: its new text, or its media's new caption. */
@@ -49,9 +59,8 @@ export async function applyCloudUpdates(
     if (m.type === "edit") {
       const targetId = m.edit?.original_message_id;
       const content = m.edit?.message ?? {};
-      const stored = targetId ? await messageRepo.findByProviderId(ctx.sql, companyId, whatsappId, targetId) : null;
       const text = editedText(content);
-      if (stored && targetId) {
+      if (targetId && (await ownMessageStored(ctx.sql, target, targetId, from))) {
         if (text !== null) await applyEdit(ctx, companyId, whatsappId, targetId, text);
         continue;
       }
@@ -60,9 +69,8 @@ export async function applyCloudUpdates(
       if (message) orphans.push(message);
       continue;
     }
-    if (m.type === "revoke" && m.revoke?.original_message_id) {
-      await applyRevoke(ctx, companyId, whatsappId, m.revoke.original_message_id);
-    }
+    const revoked = m.type === "revoke" ? m.revoke?.original_message_id : undefined;
+    if (revoked && (await ownMessageStored(ctx.sql, target, revoked, from))) await applyRevoke(ctx, companyId, whatsappId, revoked);
   }
   return orphans;
 }
