@@ -108,7 +108,7 @@ export async function processMessagesChange(
     // after the messages they may name (an edit or reaction in the same delivery as its message)
     if (updates.length && connection) {
       try {
-        const orphans = await applyCloudUpdates(ctx, target, updates, names, graph);
+        const orphans = await applyCloudUpdates(ctx, target, updates, names, graph, { giveUpMedia: opts.giveUpMedia });
         if (orphans.length) await processInboundBatch(ctx, target, orphans, { connection, ownNumbers });
       } catch (err) {
         failure ??= err;

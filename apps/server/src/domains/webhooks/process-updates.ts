@@ -1,5 +1,5 @@
 import type { GraphClient } from "../../channels/cloud-api/graph-client.js";
-import { toInboundMessage } from "../../channels/cloud-api/inbound-message.js";
+import { toInboundMessage, type ToInboundOptions } from "../../channels/cloud-api/inbound-message.js";
 import { digitsOf } from "../../channels/cloud-api/number-state.js";
 import type { CloudMessage } from "../../channels/cloud-api/webhook-types.js";
 import type { InboundMessage } from "../../channels/driver.js";
@@ -42,6 +42,7 @@ export async function applyCloudUpdates(
   updates: CloudMessage[],
   names: Map<string, string>,
   graph: () => GraphClient,
+  opts: ToInboundOptions = {},
 ): Promise<InboundMessage[]> {
   const { companyId, whatsappId } = target;
   const orphans: InboundMessage[] = [];
@@ -65,7 +66,7 @@ export async function applyCloudUpdates(
         continue;
       }
       const inner = { ...content, from: m.from, id: m.id, timestamp: m.timestamp, type: content.type ?? "text" } as CloudMessage;
-      const message = await toInboundMessage(inner, pushName, graph);
+      const message = await toInboundMessage(inner, pushName, graph, opts);
       if (message) orphans.push(message);
       continue;
     }
