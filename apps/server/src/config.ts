@@ -19,6 +19,7 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
+  /** The Graph API base with its version (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION), e.g. https://graph.facebook.com/v23.0. */
   whatsappGraphUrl: string;
   webDist: string | undefined;
   logLevel: string;
@@ -47,7 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? "Atende <no-reply@atende.local>",
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`,
-    whatsappGraphUrl: env.WHATSAPP_GRAPH_URL ?? "https://graph.facebook.com/v21.0",
+    whatsappGraphUrl: graphBaseUrl(env.WHATSAPP_GRAPH_URL, env.WHATSAPP_GRAPH_VERSION),
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     runJobs: env.RUN_JOBS !== "false",
@@ -62,6 +63,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   return config;
+}
+
+export const DEFAULT_GRAPH_HOST = "https://graph.facebook.com";
+/** A current Graph API version (Meta supports each for about two years). */
+export const DEFAULT_GRAPH_VERSION = "v23.0";
+const VERSION = /^v\d+\.\d+$/;
+
+/**
+ * WHATSAPP_GRAPH_URL is the host (a local fake in tests) and WHATSAPP_GRAPH_VERSION the API version.
+ * A URL that still ends with a version (the older form of this setting) keeps it when no version is
+ * set; both naming different versions is a configuration error.
+ */
+export function graphBaseUrl(url: string | undefined, version: string | undefined): string {
+  const trimmed = (url || DEFAULT_GRAPH_HOST).replace(/\/+$/, "");
+  const inUrl = /\/(v\d+\.\d+)$/.exec(trimmed)?.[1];
+  const host = inUrl ? trimmed.slice(0, -inUrl.length - 1) : trimmed;
+  const wanted = version?.trim() || inUrl || DEFAULT_GRAPH_VERSION;
+  if (!VERSION.test(wanted)) throw new ConfigError(`WHATSAPP_GRAPH_VERSION must look like v23.0 (got "${wanted}")`);
+  if (inUrl && version?.trim() && inUrl !== wanted) {
+    throw new ConfigError(`WHATSAPP_GRAPH_URL names ${inUrl} but WHATSAPP_GRAPH_VERSION is ${wanted}: set the version in one place`);
+  }
+  return `${host}/${wanted}`;
 }
 
 function parseTrustProxy(value: string | undefined): boolean {

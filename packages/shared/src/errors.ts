@@ -56,6 +56,11 @@ export const ERROR_STATUS = {
   ERR_INTERNAL: 500,
   ERR_INVALID_RESET_CODE: 400,
   ERR_SCHEDULE_ALREADY_SENT: 409,
+  // Meta's Cloud API limits, checked before sending (channels/cloud-api/limits.ts)
+  ERR_WAPP_TEXT_TOO_LONG: 400,
+  ERR_WAPP_CAPTION_TOO_LONG: 400,
+  ERR_WAPP_MEDIA_TYPE_UNSUPPORTED: 400,
+  ERR_WAPP_MEDIA_TOO_LARGE: 413,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -16,10 +16,10 @@ export interface WhatsappDriver {
   /** Stops the driver without logging out (server shutdown). */
   stop(): Promise<void>;
   /**
-   * Refusals known before anything is sent (e.g. the official 24-hour window): thrown as an AppError,
-   * and the message is then not stored at all. Optional.
+   * Refusals known before anything is sent (e.g. the official 24-hour window, the provider's size and
+   * type limits of `outgoing`): thrown as an AppError, and the message is then not stored at all. Optional.
    */
-  precheck?(to: string): Promise<void>;
+  precheck?(to: string, outgoing?: OutgoingCheck): Promise<void>;
   sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage>;
   sendMedia(to: string, media: OutgoingMedia, opts?: SendOptions): Promise<SentMessage>;
   deleteMessage(to: string, providerId: string): Promise<void>;
@@ -27,6 +27,12 @@ export interface WhatsappDriver {
   markRead(to: string): Promise<void>;
   /** The number as WhatsApp knows it (digits), or null when it has no WhatsApp; drivers that cannot tell omit it. */
   checkNumber?(number: string): Promise<string | null>;
+}
+
+/** What a send is about to carry, for the driver's precheck (the text, or the file and its caption). */
+export interface OutgoingCheck {
+  body: string;
+  media?: { data: Buffer; mimetype: string };
 }
 
 export interface SendOptions {
@@ -61,6 +67,12 @@ export interface InboundMessage {
   timestamp?: Date;
   /** Sent from the connection's own phone (not through the app): stored as outgoing, never routed. */
   fromMe?: boolean;
+  /** The click-to-WhatsApp ad the message came from (the provider's object, kept as sent). */
+  referral?: Record<string, unknown>;
+  /** The provider could not deliver the file: stored with its caption and this mark, without media. */
+  mediaUnavailable?: boolean;
+  /** A type the provider cannot deliver: stored with this mark (shown as 'not supported'). */
+  unsupported?: boolean;
 }
 
 export interface DriverEvents {

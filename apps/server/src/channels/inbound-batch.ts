@@ -129,10 +129,13 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     }
     const rows = await sql.many<{ id: number; ticket_id: number; provider_id: string }>(
       `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, from_me, media_type, media_path, media_name,
-                             mimetype, ack, read, quoted_msg_id)
-       SELECT $1, v.ticket_id, v.contact_id, $2, v.provider_id, v.body, false, v.media_type, v.media_path, v.media_name, v.mimetype, 0, false, v.quoted
-         FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[])
-              WITH ORDINALITY AS v(ticket_id, contact_id, provider_id, body, media_type, media_path, media_name, mimetype, quoted, ord)
+                             mimetype, ack, read, quoted_msg_id, created_at, referral, media_unavailable, unsupported)
+       SELECT $1, v.ticket_id, v.contact_id, $2, v.provider_id, v.body, false, v.media_type, v.media_path, v.media_name, v.mimetype, 0, false, v.quoted,
+              LEAST(COALESCE(v.created_at, now()), now()), v.referral, v.media_unavailable, v.unsupported
+         FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[],
+                     $12::timestamptz[], $13::jsonb[], $14::boolean[], $15::boolean[])
+              WITH ORDINALITY AS v(ticket_id, contact_id, provider_id, body, media_type, media_path, media_name, mimetype, quoted,
+                                   created_at, referral, media_unavailable, unsupported, ord)
         ORDER BY v.ord
        ON CONFLICT (whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
        RETURNING id, ticket_id, provider_id`,
@@ -148,6 +151,10 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
         mine.map((m) => m.media?.fileName ?? null),
         mine.map((m) => m.media?.mimetype ?? null),
         mine.map((m) => (m.quotedProviderId ? (quoted.get(m.quotedProviderId) ?? null) : null)),
+        mine.map((m) => m.timestamp ?? null),
+        mine.map((m) => (m.referral ? JSON.stringify(m.referral) : null)),
+        mine.map((m) => Boolean(m.mediaUnavailable)),
+        mine.map((m) => Boolean(m.unsupported)),
       ],
     );
     rows.sort((a, b) => a.id - b.id);
@@ -157,7 +164,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     for (const r of rows) {
       const m = byProvider.get(r.provider_id)!;
       const previous = last.get(r.ticket_id);
-      last.set(r.ticket_id, { id: r.id, preview: messagePreview(m.body, m.mediaType, m.media?.fileName).slice(0, 1000), n: (previous?.n ?? 0) + 1 });
+      last.set(r.ticket_id, { id: r.id, preview: messagePreview(m.body, m.mediaType, m.media?.fileName, m.unsupported).slice(0, 1000), n: (previous?.n ?? 0) + 1 });
     }
     if (last.size) {
       await sql.exec(

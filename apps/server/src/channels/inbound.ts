@@ -161,11 +161,15 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       // a rating reply joins the closed ticket's history without making it unread
       read: fromMe || rated !== null,
       quotedMsgId,
+      createdAt: msg.timestamp ?? null,
+      referral: msg.referral ?? null,
+      mediaUnavailable: msg.mediaUnavailable ?? false,
+      unsupported: msg.unsupported ?? false,
     });
     if (messageId === null) return null;
     if (rated) return { messageId, ticketId, contact, ticketCreated, rated, decision: null, previous: null };
 
-    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName), fromMe);
+    await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName, msg.unsupported), fromMe);
     await touchExpiry(ctx, sql, companyId, ticketId, connection.expires_ticket);
     let decision: RoutingDecision | null = null;
     if (!fromMe) {
@@ -258,6 +262,36 @@ export async function applyRevoke(ctx: AppContext, companyId: number, whatsappId
       WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND NOT is_deleted
       RETURNING id, ticket_id`,
     [companyId, whatsappId, providerId],
+  );
+  if (!changed) return false;
+  const message = await messageRepo.findMessage(ctx.sql, companyId, changed.id);
+  const ticket = await ticketRepo.findTicket(ctx.sql, companyId, changed.ticket_id);
+  if (message && ticket) await emitAppMessage(ctx, "update", presentMessage(message), ticket);
+  return true;
+}
+
+/**
+ * The contact reacted to a stored message of their conversation (`emoji` empty: the reaction was
+ * removed): each sender keeps one reaction per message, as WhatsApp shows them. False when no such
+ * message is stored here.
+ */
+export async function applyReaction(
+  ctx: AppContext,
+  companyId: number,
+  whatsappId: number,
+  providerId: string,
+  reaction: { from: string; emoji: string },
+): Promise<boolean> {
+  const changed = await ctx.sql.maybe<{ id: number; ticket_id: number }>(
+    `UPDATE messages
+        SET reactions = (SELECT COALESCE(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(reactions) r WHERE r->>'from' <> $4)
+                        || CASE WHEN $5 = '' THEN '[]'::jsonb ELSE jsonb_build_array(jsonb_build_object('from', $4::text, 'emoji', $5::text)) END,
+            updated_at = now()
+      WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3
+        -- only a message of the reacting contact's own conversation
+        AND contact_id = (SELECT id FROM contacts WHERE company_id = $1 AND number = $4)
+      RETURNING id, ticket_id`,
+    [companyId, whatsappId, providerId, reaction.from, reaction.emoji],
   );
   if (!changed) return false;
   const message = await messageRepo.findMessage(ctx.sql, companyId, changed.id);

@@ -74,8 +74,8 @@ function graphError(reply: FastifyReply, status: number, code: number, message: 
   });
 }
 
-/** The API version in the base URL, as in https://graph.facebook.com/v21.0. */
-export const GRAPH_VERSION = "v21.0";
+/** The API version in the fake's base URL (`url`), as in https://graph.facebook.com/v23.0; any vNN.N path answers. */
+export const GRAPH_VERSION = "v23.0";
 
 export const newWamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
 
@@ -85,6 +85,8 @@ export class FakeGraph {
   readonly wabaId: string;
   readonly pageSize: number;
   url = "";
+  /** The fake's origin without a version (what WHATSAPP_GRAPH_URL holds). */
+  host = "";
   phones: FakePhone[] = [];
   templates: FakeTemplate[] = [];
   account = { id: "", name: "Conta Oficial", account_review_status: "APPROVED" };
@@ -177,6 +179,10 @@ export class FakeGraph {
 
     await app.register(
       async (g) => {
+        g.addHook("onRequest", async (request, reply) => {
+          const { version } = request.params as { version?: string };
+          if (!/^v\d+\.\d+$/.test(version ?? "")) return graphError(reply, 400, 2500, `Unknown path components: /${version}`);
+        });
         g.get("/:wabaId/phone_numbers", async (request, reply) => {
           const { wabaId } = request.params as { wabaId: string };
           if (wabaId !== this.wabaId) return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${wabaId}' does not exist`);
@@ -257,11 +263,12 @@ export class FakeGraph {
           return { id };
         });
       },
-      { prefix: `/${GRAPH_VERSION}` },
+      { prefix: "/:version" },
     );
 
     await app.listen({ port: 0, host: "127.0.0.1" });
-    this.url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/${GRAPH_VERSION}`;
+    this.host = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    this.url = `${this.host}/${GRAPH_VERSION}`;
     this.app = app;
   }
 

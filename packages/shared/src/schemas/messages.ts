@@ -14,6 +14,24 @@ export const quotedMessage = z.object({
 });
 export type QuotedMessage = z.infer<typeof quotedMessage>;
 
+/** A contact's reaction to a message (one per sender). */
+export const messageReaction = z.object({
+  /** The sender's number (digits). */
+  from: z.string(),
+  emoji: z.string(),
+});
+export type MessageReaction = z.infer<typeof messageReaction>;
+
+/** The click-to-WhatsApp ad a conversation came from (Meta's `referral`), as shown to agents. */
+export const messageReferral = z.object({
+  sourceUrl: z.string().nullable(),
+  sourceType: z.string().nullable(),
+  sourceId: z.string().nullable(),
+  headline: z.string().nullable(),
+  body: z.string().nullable(),
+});
+export type MessageReferral = z.infer<typeof messageReferral>;
+
 export const message = z.object({
   id: z.number(),
   ticketId: z.number(),
@@ -41,6 +59,14 @@ export const message = z.object({
    * Cloud API reported status `failed` with Meta's error); null otherwise. Shown as the error icon.
    */
   sendError: z.string().nullable().optional(),
+  /** Reactions of the contact (official API); optional for older clients' caches. */
+  reactions: z.array(messageReaction).optional(),
+  /** The ad the contact clicked to start this conversation (official API), when any. */
+  referral: messageReferral.nullable().optional(),
+  /** The provider could not deliver the file: the caption is kept and a 'media unavailable' line shown. */
+  mediaUnavailable: z.boolean().optional(),
+  /** A message type the provider cannot deliver: shown as a 'not supported' line. */
+  unsupported: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

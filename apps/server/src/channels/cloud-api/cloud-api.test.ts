@@ -95,6 +95,40 @@ describe("Cloud API driver: sending", () => {
     expect(fake.messagesTo(c)[1]!.body).toEqual({ messaging_product: "whatsapp", recipient_type: "individual", to: c, type: "image", image: { id: fake.uploads.at(-1)!.id } });
   });
 
+  it("checks Meta's limits before storing or sending: 4,096-character text, 1,024-character caption, media types and sizes", async () => {
+    const c = "5511933330009";
+    const ticketId = await customerWrites(a, c, "Oi");
+    const rows = async () => (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE ticket_id = $1 AND from_me", [ticketId])).n;
+    const sendFile = (name: string, type: string, data: Buffer, body?: string) => {
+      const form = multipart({ sign: "false", ...(body !== undefined ? { body } : {}) }, { field: "medias", name, type, data });
+      return app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: form.body, headers: form.headers });
+    };
+    const refused = async (res: { statusCode: number; json(): { error: string } }, status: number, code: string) => {
+      expect(res.statusCode).toBe(status);
+      expect(res.json().error).toBe(code);
+    };
+
+    await refused(await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "a".repeat(4097), sign: false } }), 400, "ERR_WAPP_TEXT_TOO_LONG");
+    await refused(await sendFile("foto.png", "image/png", Buffer.from("png"), "b".repeat(1025)), 400, "ERR_WAPP_CAPTION_TOO_LONG");
+    await refused(await sendFile("anim.gif", "image/gif", Buffer.from("GIF89a")), 400, "ERR_WAPP_MEDIA_TYPE_UNSUPPORTED");
+    await refused(await sendFile("nota.wav", "audio/wav", Buffer.from("RIFF")), 400, "ERR_WAPP_MEDIA_TYPE_UNSUPPORTED");
+    await refused(await sendFile("grande.png", "image/png", Buffer.alloc(5 * 1024 * 1024 + 1)), 413, "ERR_WAPP_MEDIA_TOO_LARGE");
+    const staticWebp = Buffer.concat([Buffer.from("RIFF\0\0\0\0WEBPVP8 "), Buffer.alloc(150 * 1024)]);
+    await refused(await sendFile("fig.webp", "image/webp", staticWebp), 413, "ERR_WAPP_MEDIA_TOO_LARGE");
+    expect(await rows()).toBe(0);
+    expect(fake.messagesTo(c)).toHaveLength(0);
+    expect(fake.uploads.filter((u) => u.fileName === "grande.png")).toHaveLength(0);
+
+    // at the limits: sent; an animated sticker may be up to 500 KB and goes as a sticker
+    expect((await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "😀".repeat(4096), sign: false } })).statusCode).toBe(200);
+    expect((await sendFile("foto.png", "image/png", Buffer.from("png"), "b".repeat(1024))).statusCode).toBe(200);
+    const animated = Buffer.concat([Buffer.from("RIFF\0\0\0\0WEBPVP8X"), Buffer.from([10, 0, 0, 0, 0x02]), Buffer.alloc(300 * 1024)]);
+    expect((await sendFile("fig.webp", "image/webp", animated)).statusCode).toBe(200);
+    const sent = fake.messagesTo(c);
+    expect(sent).toHaveLength(3);
+    expect(sent[2]!.body).toEqual({ messaging_product: "whatsapp", recipient_type: "individual", to: c, type: "sticker", sticker: { id: fake.uploads.at(-1)!.id } });
+  });
+
   it("refuses a free-form message outside the 24-hour window before calling Meta; a template still goes", async () => {
     const c = "5511933330003";
     const ticketId = await customerWrites(a, c, "Oi", { ageSeconds: 25 * 3600 });
@@ -181,7 +215,7 @@ describe("Cloud API driver: session", () => {
     const before = fake.requests.length;
     const start = await app.api("POST", `/api/whatsappsession/${w}`, { token: a.admin.token });
     expect(start.json()).toMatchObject({ status: "CONNECTED", qrcode: "" });
-    expect(fake.requests.slice(before)).toContain(`GET /v21.0/${a.numbers[0]!.phoneNumberId}`);
+    expect(fake.requests.slice(before)).toContain(`GET /v23.0/${a.numbers[0]!.phoneNumberId}`);
     expect((await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } })).statusCode).toBe(200);
 
     // a number Meta no longer knows cannot connect

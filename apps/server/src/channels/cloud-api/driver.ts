@@ -1,8 +1,9 @@
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import * as officialRepo from "../../domains/official-whatsapp/repository.js";
-import type { DriverEvents, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "../driver.js";
+import type { DriverEvents, OutgoingCheck, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "../driver.js";
 import { GraphClient, GraphError, GraphUnavailable } from "./graph-client.js";
+import { assertCloudLimits, cloudMediaType } from "./limits.js";
 import { numberStateFromGraph } from "./number-state.js";
 
 /** Meta's customer-service window: free-form messages only within 24 h of the contact's last message. */
@@ -74,9 +75,10 @@ export class CloudApiDriver implements WhatsappDriver {
     if (!last || Date.now() - last.getTime() > SESSION_WINDOW_MS) throw sessionExpired();
   }
 
-  /** The channel layer checks the window before storing a message (a refused send leaves no row). */
-  precheck(to: string): Promise<void> {
-    return this.ensureWindow(to);
+  /** The channel layer checks Meta's limits and the window before storing a message (a refused send leaves no row). */
+  async precheck(to: string, outgoing?: OutgoingCheck): Promise<void> {
+    if (outgoing) assertCloudLimits(outgoing);
+    await this.ensureWindow(to);
   }
 
   private async send(to: string, payload: Record<string, unknown>, opts?: SendOptions): Promise<SentMessage> {
@@ -109,9 +111,10 @@ export class CloudApiDriver implements WhatsappDriver {
     } catch (err) {
       throw mapGraphError(err);
     }
-    const type = media.mediaType === "image" || media.mediaType === "video" || media.mediaType === "audio" ? media.mediaType : "document";
+    // the type Meta's media table gives the file (a WebP goes as a sticker); anything else as a document
+    const type = cloudMediaType(media.mimetype) ?? "document";
     const object: Record<string, string> = { id: mediaId };
-    if (media.caption && type !== "audio") object.caption = media.caption;
+    if (media.caption && type !== "audio" && type !== "sticker") object.caption = media.caption;
     if (type === "document") object.filename = media.fileName;
     return this.send(to, { type, [type]: object }, opts);
   }

@@ -30,26 +30,97 @@ export function vcardOf(c: CloudContactCard): string {
   return lines.join("\n");
 }
 
-/** Kinds the ticket screens do not show: reactions, system notices, orders and unsupported messages. */
-export const IGNORED_TYPES = new Set(["reaction", "system", "unsupported", "order", "ephemeral", "request_welcome"]);
+/**
+ * Kinds that change an earlier message instead of being one (reaction, edit, revoke): applied by the
+ * webhook to the stored message (domains/webhooks/process-updates.ts).
+ */
+export const UPDATE_TYPES = new Set(["reaction", "edit", "revoke"]);
+
+/** `request_welcome` is the contact opening the chat for the first time: no content, nothing to show. */
+export const IGNORED_TYPES = new Set(["request_welcome"]);
+
+const money = (value: number, currency: string) =>
+  /^[A-Z]{3}$/.test(currency) ? new Intl.NumberFormat("pt-BR", { style: "currency", currency }).format(value) : `${currency} ${value.toFixed(2)}`;
+
+/** A catalog order as a readable message: one line per item (quantity, product, unit price), the total and the note. */
+export function orderBody(o: NonNullable<CloudMessage["order"]>): string {
+  const items = o.product_items ?? [];
+  const lines = ["🛒 Pedido"];
+  let total = 0;
+  const currencies = new Set<string>();
+  for (const it of items) {
+    const quantity = Number(it.quantity ?? 1);
+    const price = Number(it.item_price ?? 0);
+    const currency = (it.currency ?? "").toUpperCase();
+    currencies.add(currency);
+    total += quantity * price;
+    lines.push(`${quantity} × ${it.product_retailer_id ?? "?"} — ${money(price, currency)}`);
+  }
+  if (items.length && currencies.size === 1) lines.push(`Total: ${money(total, [...currencies][0]!)}`);
+  if (o.text?.trim()) lines.push(o.text.trim());
+  return lines.join("\n");
+}
+
+/** JSON text that is an object, or null (Meta documents `response_json` as an object's text). */
+function objectOf(text: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null; // the caller shows the raw text instead: nothing is lost
+  }
+}
+
+const fieldValue = (v: unknown): string => (Array.isArray(v) ? v.map(fieldValue).join(", ") : v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
+
+/** A WhatsApp Flow's answer: the submitted fields of `response_json`, one per line (the flow token left out). */
+export function flowReplyBody(reply: NonNullable<NonNullable<CloudMessage["interactive"]>["nfm_reply"]>): string {
+  const raw = reply.response_json ?? "";
+  const fields = objectOf(raw);
+  const lines = ["📋 Formulário respondido"];
+  if (!fields) {
+    if (raw.trim()) lines.push(raw.trim());
+    else if (reply.body) lines.push(reply.body);
+    return lines.join("\n");
+  }
+  for (const [key, value] of Object.entries(fields)) if (key !== "flow_token") lines.push(`${key}: ${fieldValue(value)}`);
+  return lines.join("\n");
+}
+
+export interface ToInboundOptions {
+  /** The delivery was tried often enough: a file Meta cannot provide is stored as 'media unavailable'. */
+  giveUpMedia?: boolean;
+}
 
 /**
  * A Cloud API webhook message as the inbound pipeline's message; media is downloaded through the
- * media endpoint with the business's token. Null for kinds that are not shown (reactions, ...).
+ * media endpoint with the business's token. Every kind becomes a message (orders and Flow answers as
+ * readable text, unknown and error-only ones marked `unsupported`); null only for IGNORED_TYPES and
+ * for messages without content of their kind.
  */
-export async function toInboundMessage(msg: CloudMessage, pushName: string, client: () => GraphClient): Promise<InboundMessage | null> {
+export async function toInboundMessage(msg: CloudMessage, pushName: string, client: () => GraphClient, opts: ToInboundOptions = {}): Promise<InboundMessage | null> {
   const base = {
     providerId: msg.id,
     from: digitsOf(msg.from),
     pushName,
     quotedProviderId: msg.context?.id,
-    timestamp: msg.timestamp ? new Date(Number(msg.timestamp) * 1000) : undefined,
+    timestamp: msg.timestamp && Number(msg.timestamp) > 0 ? new Date(Number(msg.timestamp) * 1000) : undefined,
+    ...(msg.referral ? { referral: msg.referral } : {}),
   };
+  const unsupported = { ...base, body: "", mediaType: "chat" as const, unsupported: true };
   const kind = MEDIA_KINDS[msg.type];
   if (kind) {
     const media = (msg as unknown as Record<string, CloudMedia | undefined>)[msg.type];
-    if (!media?.id) return null;
-    const file = await client().downloadMedia(media.id);
+    if (!media?.id) return unsupported;
+    const caption = media.caption ?? (msg.type === "document" ? (media.filename?.trim() ?? "") : "");
+    let file: Awaited<ReturnType<GraphClient["downloadMedia"]>>;
+    try {
+      file = await client().downloadMedia(media.id);
+    } catch (err) {
+      if (!opts.giveUpMedia) throw err;
+      console.warn(`cloud-api: media ${media.id} of message ${msg.id} unavailable, stored without it`, err);
+      return { ...base, body: caption, mediaType: kind, mediaUnavailable: true };
+    }
     const mimetype = (media.mime_type ?? file.mimetype).split(";")[0]!.trim();
     const fileName = media.filename?.trim() || `${msg.type}.${extensionOf(undefined, mimetype)}`;
     const body = media.caption ?? (msg.type === "document" ? fileName : "");
@@ -59,17 +130,24 @@ export async function toInboundMessage(msg: CloudMessage, pushName: string, clie
     case "text":
       return { ...base, body: msg.text?.body ?? "", mediaType: "chat" };
     case "location":
-      return msg.location ? { ...base, body: locationBody(msg.location), mediaType: "locationMessage" } : null;
+      return msg.location ? { ...base, body: locationBody(msg.location), mediaType: "locationMessage" } : unsupported;
     case "contacts":
-      return msg.contacts?.length ? { ...base, body: msg.contacts.map(vcardOf).join("\n"), mediaType: "vcard" } : null;
+      return msg.contacts?.length ? { ...base, body: msg.contacts.map(vcardOf).join("\n"), mediaType: "vcard" } : unsupported;
     case "interactive": {
       const i = msg.interactive;
-      const body = i?.button_reply?.title ?? i?.list_reply?.title ?? i?.nfm_reply?.body ?? "";
-      return { ...base, body, mediaType: "chat" };
+      if (i?.nfm_reply) return { ...base, body: flowReplyBody(i.nfm_reply), mediaType: "chat" };
+      const body = i?.button_reply?.title ?? i?.list_reply?.title ?? "";
+      return body ? { ...base, body, mediaType: "chat" } : unsupported;
     }
     case "button":
       return { ...base, body: msg.button?.text ?? msg.button?.payload ?? "", mediaType: "chat" };
+    case "order":
+      return msg.order ? { ...base, body: orderBody(msg.order), mediaType: "chat" } : unsupported;
+    case "system":
+      return msg.system?.body ? { ...base, body: msg.system.body, mediaType: "chat" } : unsupported;
     default:
-      return null;
+      if (IGNORED_TYPES.has(msg.type)) return null;
+      // `unsupported`, error-only messages (131051, 131060) and types newer than this code
+      return unsupported;
   }
 }

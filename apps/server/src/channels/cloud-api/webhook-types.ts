@@ -54,6 +54,31 @@ export interface CloudMessage {
   };
   button?: { text?: string; payload?: string };
   reaction?: { message_id?: string; emoji?: string };
+  order?: { catalog_id?: string; text?: string; product_items?: CloudOrderItem[] };
+  system?: { body?: string; type?: string };
+  /** Meta's description of an undeliverable type (`type: "unsupported"`). */
+  unsupported?: { type?: string };
+  errors?: CloudError[];
+  /** Click-to-WhatsApp ad the message came from. */
+  referral?: Record<string, unknown>;
+  /** The contact edited an earlier message (coexistence numbers). */
+  edit?: { original_message_id?: string; message?: Partial<CloudMessage> };
+  /** The contact deleted an earlier message for everyone (coexistence numbers). */
+  revoke?: { original_message_id?: string };
+}
+
+export interface CloudOrderItem {
+  product_retailer_id?: string;
+  quantity?: number;
+  item_price?: number;
+  currency?: string;
+}
+
+export interface CloudError {
+  code?: number;
+  title?: string;
+  message?: string;
+  error_data?: { details?: string };
 }
 
 export interface CloudStatus {
@@ -61,7 +86,7 @@ export interface CloudStatus {
   status: string;
   timestamp?: string;
   recipient_id?: string;
-  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
+  errors?: CloudError[];
 }
 
 export interface MessagesValue {

@@ -1,4 +1,4 @@
-import type { Message } from "@atende/shared";
+import type { Message, MessageReferral } from "@atende/shared";
 import type { MessageRow } from "./repository.js";
 
 export const mediaUrl = (id: number) => `/messages/media/${id}`;
@@ -43,9 +43,19 @@ export function presentMessage(row: MessageRow): Message {
     userId: row.user_id,
     user: row.user_id !== null && row.user_name !== null ? { id: row.user_id, name: row.user_name } : null,
     sendError: row.from_me && row.send_status === "failed" ? sendErrorText(row.send_error) : null,
+    reactions: row.reactions ?? [],
+    referral: row.referral ? presentReferral(row.referral) : null,
+    mediaUnavailable: row.media_unavailable ?? false,
+    unsupported: row.unsupported ?? false,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/** Meta's `referral` object (snake_case, as stored) in the API's shape; other fields stay on the server. */
+function presentReferral(r: Record<string, unknown>): MessageReferral {
+  const text = (k: string) => (typeof r[k] === "string" ? (r[k] as string) : null);
+  return { sourceUrl: text("source_url"), sourceType: text("source_type"), sourceId: text("source_id"), headline: text("headline"), body: text("body") };
 }
 
 /** The stored send error without its leading error code ("ERR_X: text" gives "text"). */
@@ -55,8 +65,9 @@ function sendErrorText(stored: string | null): string {
 }
 
 /** The ticket list's preview of a message. */
-export function messagePreview(body: string, mediaType: string, mediaName?: string | null): string {
+export function messagePreview(body: string, mediaType: string, mediaName?: string | null, unsupported = false): string {
   if (body.trim()) return body;
+  if (unsupported) return "⚠️ Mensagem não suportada";
   switch (mediaType) {
     case "image":
       return "📷 Imagem";

@@ -33,6 +33,10 @@ export interface MessageRow {
   q_is_deleted: boolean | null;
   send_status: string | null;
   send_error: string | null;
+  reactions: { from: string; emoji: string }[];
+  referral: Record<string, unknown> | null;
+  media_unavailable: boolean;
+  unsupported: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -44,7 +48,7 @@ export const MESSAGE_COLUMNS = `
   c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
   qm.id AS q_id, qm.body AS q_body, qm.from_me AS q_from_me, qm.media_type AS q_media_type,
   (qm.media_path IS NOT NULL) AS q_has_media, qm.is_deleted AS q_is_deleted,
-  m.send_status, m.send_error, m.created_at, m.updated_at`;
+  m.send_status, m.send_error, m.reactions, m.referral, m.media_unavailable, m.unsupported, m.created_at, m.updated_at`;
 
 export const MESSAGE_JOINS = `
   JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
@@ -121,14 +125,19 @@ export interface NewMessage {
   read: boolean;
   quotedMsgId?: number | null;
   userId?: number | null;
+  /** The provider's time of the message; the arrival time when absent. */
+  createdAt?: Date | null;
+  referral?: Record<string, unknown> | null;
+  mediaUnavailable?: boolean;
+  unsupported?: boolean;
 }
 
 /** Inserts a message; null when its provider id is already stored (a duplicate delivery). */
 export async function insertMessage(sql: Sql, m: NewMessage): Promise<number | null> {
   const row = await sql.maybe<{ id: number }>(
     `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, from_me, media_type,
-                           media_path, media_name, mimetype, ack, read, quoted_msg_id, user_id)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)
+                           media_path, media_name, mimetype, ack, read, quoted_msg_id, user_id, created_at, referral, media_unavailable, unsupported)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15, LEAST(COALESCE($16::timestamptz, now()), now()), $17, $18, $19)
      ON CONFLICT (whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
      RETURNING id`,
     [
@@ -147,6 +156,10 @@ export async function insertMessage(sql: Sql, m: NewMessage): Promise<number | n
       m.read,
       m.quotedMsgId ?? null,
       m.userId ?? null,
+      m.createdAt ?? null,
+      m.referral ?? null,
+      m.mediaUnavailable ?? false,
+      m.unsupported ?? false,
     ],
   );
   return row?.id ?? null;

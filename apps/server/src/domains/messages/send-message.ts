@@ -72,7 +72,15 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
     if (!quoted || quoted.contact_id !== ticket.contact_id) throw new AppError("ERR_VALIDATION", "Mensagem citada não encontrada");
     quotedProviderId = quoted.provider_id ?? undefined;
   }
-  if (target.kind === "local" && target.driver.precheck) await target.driver.precheck(to);
+  let storedData: Buffer | null = null;
+  if (input.stored) {
+    storedData = await readStored(ctx, input.stored.path);
+    if (!storedData) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
+  }
+  if (target.kind === "local" && target.driver.precheck) {
+    const file = input.file ?? (input.stored && storedData ? { data: storedData, mimetype: input.stored.mimetype } : null);
+    await target.driver.precheck(to, { body: input.body, media: file ? { data: file.data, mimetype: file.mimetype } : undefined });
+  }
 
   const storage = mediaStorage(ctx.config.dataDir);
   let media: (Delivery["media"] & { path: string }) | null = null;
@@ -80,11 +88,9 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
     const { data, fileName, mimetype } = input.file;
     const path = await storage.put(companyId, data, { fileName, mimetype });
     media = { data, fileName, mimetype, type: mediaTypeOf(mimetype), path };
-  } else if (input.stored) {
+  } else if (input.stored && storedData) {
     const s = input.stored;
-    const data = await readStored(ctx, s.path);
-    if (!data) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
-    media = { data, fileName: s.fileName, mimetype: s.mimetype, type: mediaTypeOf(s.mimetype), path: s.path };
+    media = { data: storedData, fileName: s.fileName, mimetype: s.mimetype, type: mediaTypeOf(s.mimetype), path: s.path };
   }
 
   const id = await ctx.sql.tx(async (sql) => {

@@ -11,8 +11,15 @@ import * as repo from "./repository.js";
 export const WEBHOOK_JOB = "official.webhook";
 export const webhookJobPayload = z.object({ eventId: z.number().int().positive() });
 
-/** A delivery as stored: its id, company, business and body. */
-export type StoredDelivery = Pick<repo.WebhookEventRow, "id" | "company_id" | "business_id" | "payload">;
+/** A delivery as stored: its id, company, business and body (and how often it was tried, when known). */
+export type StoredDelivery = Pick<repo.WebhookEventRow, "id" | "company_id" | "business_id" | "payload"> & { attempts?: number };
+
+/**
+ * From this attempt of a delivery on, a file Meta still cannot provide is given up: the message is
+ * stored with its caption and marked 'media unavailable' rather than lost when the retries run out
+ * (the job has 5 retries; Meta keeps media for 30 days, so a file missing this long will not come).
+ */
+export const MEDIA_GIVE_UP_ATTEMPT = 3;
 
 /**
  * Processes one stored delivery (the job's way): every change of every entry, each independently (one
@@ -47,7 +54,7 @@ export async function processDeliveries(
   for (const group of byBusiness.values()) {
     const business = group[0]!.business;
     if (!business) continue;
-    const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[] }>();
+    const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[]; attempts: number }>();
     for (const { event } of group) {
       const payload = event.payload as WebhookPayload;
       for (const entry of payload.entry ?? []) {
@@ -56,7 +63,8 @@ export async function processDeliveries(
           if (change.field === "messages") {
             const v = value as MessagesValue;
             const key = v.metadata?.phone_number_id ?? "";
-            const m = merged.get(key) ?? { value: { ...v, contacts: [], messages: [], statuses: [] }, events: [] };
+            const m = merged.get(key) ?? { value: { ...v, contacts: [], messages: [], statuses: [] }, events: [], attempts: 0 };
+            m.attempts = Math.max(m.attempts, event.attempts ?? 0);
             m.value.contacts.push(...(v.contacts ?? []));
             m.value.messages.push(...(v.messages ?? []));
             m.value.statuses.push(...(v.statuses ?? []));
@@ -74,7 +82,7 @@ export async function processDeliveries(
     }
     for (const m of merged.values()) {
       try {
-        await processMessagesChange(ctx, lookups, business, m.value);
+        await processMessagesChange(ctx, lookups, business, m.value, { giveUpMedia: m.attempts >= MEDIA_GIVE_UP_ATTEMPT });
       } catch (err) {
         for (const id of m.events) if (!failed.has(id)) failed.set(id, err);
       }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GraphClient } from "../../channels/cloud-api/graph-client.js";
-import { IGNORED_TYPES, toInboundMessage } from "../../channels/cloud-api/inbound-message.js";
+import { IGNORED_TYPES, toInboundMessage, UPDATE_TYPES } from "../../channels/cloud-api/inbound-message.js";
 import { digitsOf } from "../../channels/cloud-api/number-state.js";
 import type { CloudMessage, CloudStatus, MessagesValue } from "../../channels/cloud-api/webhook-types.js";
 import type { InboundMessage } from "../../channels/driver.js";
@@ -15,9 +15,10 @@ import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import type { WebhookLookups } from "./lookups.js";
+import { applyCloudUpdates } from "./process-updates.js";
 
-/** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read); failed is 0. */
-export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, failed: 0 };
+/** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read, 5 voice note played); failed is 0. */
+export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, played: 5, failed: 0 };
 
 /** A status for a message not stored yet (the send is still recording it): tried again a few times. */
 export const STATUS_RETRY_JOB = "official.status-retry";
@@ -40,7 +41,13 @@ interface Target {
  * already) and the 24-hour windows are moved in one statement; media downloads run concurrently and
  * the messages are then stored together (processInboundBatch), each customer's in delivery order.
  */
-export async function processMessagesChange(ctx: AppContext, lookups: WebhookLookups, business: BusinessSecrets, value: MessagesValue): Promise<void> {
+export async function processMessagesChange(
+  ctx: AppContext,
+  lookups: WebhookLookups,
+  business: BusinessSecrets,
+  value: MessagesValue,
+  opts: { giveUpMedia?: boolean } = {},
+): Promise<void> {
   const phoneNumberId = value.metadata?.phone_number_id;
   if (!phoneNumberId) return;
   const number = await lookups.number(business, phoneNumberId);
@@ -53,7 +60,8 @@ export async function processMessagesChange(ctx: AppContext, lookups: WebhookLoo
 
   const messages = (value.messages ?? []).filter((m) => digitsOf(m.from) && m.id);
   if (messages.length) {
-    const wanted = messages.filter((m) => !IGNORED_TYPES.has(m.type));
+    const wanted = messages.filter((m) => !IGNORED_TYPES.has(m.type) && !UPDATE_TYPES.has(m.type));
+    const updates = messages.filter((m) => UPDATE_TYPES.has(m.type));
     const [, storedRows, connection, ownNumbers] = await Promise.all([
       // Any message from the customer (a reaction too) opens the 24-hour window.
       ctx.sql.exec(
@@ -83,7 +91,7 @@ export async function processMessagesChange(ctx: AppContext, lookups: WebhookLoo
       await Promise.all(
         fresh.map(async (msg) => {
           try {
-            const inbound = await toInboundMessage(msg, names.get(digitsOf(msg.from)) ?? "", graph);
+            const inbound = await toInboundMessage(msg, names.get(digitsOf(msg.from)) ?? "", graph, { giveUpMedia: opts.giveUpMedia });
             if (inbound) converted.set(msg, inbound);
           } catch (err) {
             failure ??= err;
@@ -93,6 +101,15 @@ export async function processMessagesChange(ctx: AppContext, lookups: WebhookLoo
       const inbound = fresh.map((m) => converted.get(m)).filter((m): m is InboundMessage => m !== undefined);
       try {
         await processInboundBatch(ctx, target, inbound, { connection, ownNumbers, checkedNew: true });
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    // after the messages they may name (an edit or reaction in the same delivery as its message)
+    if (updates.length && connection) {
+      try {
+        const orphans = await applyCloudUpdates(ctx, target, updates, names, graph, { giveUpMedia: opts.giveUpMedia });
+        if (orphans.length) await processInboundBatch(ctx, target, orphans, { connection, ownNumbers });
       } catch (err) {
         failure ??= err;
       }

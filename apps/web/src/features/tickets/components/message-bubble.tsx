@@ -1,13 +1,15 @@
 import { memo, useState } from "react";
 import { Box, IconButton, Menu, MenuItem, Typography, useTheme } from "@mui/material";
 import BlockIcon from "@mui/icons-material/Block";
+import CampaignIcon from "@mui/icons-material/Campaign";
+import HelpOutlineIcon from "@mui/icons-material/HelpOutline";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import { useTranslation } from "react-i18next";
 import { clock } from "../lib/format";
 import { richText } from "../lib/rich-text";
 import type { Message } from "../types";
 import { AckIcon } from "./ack-icon";
-import { MessageAudio, MessageCallLog, MessageDocument, MessageImage, MessageLocation, MessageVCard, MessageVideo } from "./message-media";
+import { MediaUnavailable, MessageAudio, MessageCallLog, MessageDocument, MessageImage, MessageLocation, MessageVCard, MessageVideo } from "./message-media";
 
 interface Props {
   message: Message;
@@ -18,7 +20,11 @@ interface Props {
   onDelete(m: Message): void;
 }
 
+const FILE_TYPES = new Set<string>(["image", "audio", "video", "application"]);
+
 function Body({ message }: { message: Message }) {
+  // the provider never delivered the file: no download to try, the caption still shows below
+  if (message.mediaUnavailable && FILE_TYPES.has(message.mediaType)) return <MediaUnavailable />;
   switch (message.mediaType) {
     case "image":
       return <MessageImage message={message} />;
@@ -39,7 +45,7 @@ function Body({ message }: { message: Message }) {
   }
 }
 
-const CAPTIONED = new Set(["image", "video"]);
+const CAPTIONED = new Set(["image", "video", "application"]);
 const TEXT_TYPES = new Set<string>(["chat"]);
 
 /** One message: side by sender, quote, media, edited/deleted markers, time and ticks, options menu. */
@@ -49,7 +55,8 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
   const dark = theme.palette.mode === "dark";
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const isText = TEXT_TYPES.has(m.mediaType ?? "");
-  const showCaption = CAPTIONED.has(m.mediaType) && m.body && m.body !== m.mediaName;
+  // a document's body is its file name when it has no caption
+  const showCaption = CAPTIONED.has(m.mediaType) && m.body && m.body !== m.mediaName && !(m.mediaType === "application" && !m.mediaName && !m.mediaUnavailable);
   const bg = m.fromMe ? (dark ? "#144d37" : "#d9fdd3") : dark ? "#1f2c3a" : "#ffffff";
   const quoted = m.quotedMsg;
   return (
@@ -122,7 +129,14 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
             {t("tickets.messages.deleted")}
           </Box>
         )}
+        {m.referral && <AdReferral referral={m.referral} />}
         <Box sx={{ opacity: m.isDeleted ? 0.55 : 1, textDecoration: m.isDeleted ? "line-through" : "none" }}>
+          {m.unsupported && (
+            <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, color: "text.secondary", fontStyle: "italic", fontSize: 13 }} data-testid="message-unsupported">
+              <HelpOutlineIcon sx={{ fontSize: 16 }} />
+              {t("tickets.messages.unsupported")}
+            </Box>
+          )}
           <Body message={m} />
           {(isText || showCaption) && m.body && (
             <Typography component="div" variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word", pr: 1, mt: showCaption ? 0.5 : 0, fontSize: 14.2 }} data-testid="message-body">
@@ -141,7 +155,54 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
           </Typography>
           {m.fromMe && <AckIcon ack={m.ack} size={15} error={m.sendError} />}
         </Box>
+        {m.reactions && m.reactions.length > 0 && <Reactions reactions={m.reactions} />}
       </Box>
     </Box>
   );
 });
+
+/** The contact's reactions, under the bubble as WhatsApp shows them (each emoji once, with its count). */
+function Reactions({ reactions }: { reactions: NonNullable<Message["reactions"]> }) {
+  const { t } = useTranslation();
+  const counts = new Map<string, number>();
+  for (const r of reactions) counts.set(r.emoji, (counts.get(r.emoji) ?? 0) + 1);
+  return (
+    <Box
+      role="group"
+      aria-label={t("tickets.messages.reactions")}
+      sx={{ display: "inline-flex", gap: 0.25, mt: 0.25, px: 0.75, py: 0.125, bgcolor: "background.paper", borderRadius: 3, boxShadow: "0 1px 2px rgba(0,0,0,.2)", fontSize: 14 }}
+      data-testid="message-reactions"
+    >
+      {[...counts].map(([emoji, n]) => (
+        <span key={emoji}>{n > 1 ? `${emoji} ${n}` : emoji}</span>
+      ))}
+    </Box>
+  );
+}
+
+/** The click-to-WhatsApp ad the conversation came from: its headline, linking to the ad when Meta gave a web address. */
+function AdReferral({ referral }: { referral: NonNullable<Message["referral"]> }) {
+  const { t } = useTranslation();
+  const link = referral.sourceUrl && /^https?:\/\//.test(referral.sourceUrl) ? referral.sourceUrl : null;
+  const title = referral.headline || referral.body || "";
+  return (
+    <Box sx={{ display: "flex", alignItems: "flex-start", gap: 0.75, bgcolor: "action.hover", borderRadius: 1, px: 1, py: 0.5, mb: 0.5 }} data-testid="message-referral">
+      <CampaignIcon sx={{ fontSize: 18, color: "text.secondary", mt: 0.25 }} />
+      <Box sx={{ minWidth: 0 }}>
+        <Typography variant="caption" color="text.secondary" display="block">
+          {t("tickets.messages.fromAd")}
+        </Typography>
+        {title &&
+          (link ? (
+            <Typography component="a" variant="body2" href={link} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: "break-word" }}>
+              {title}
+            </Typography>
+          ) : (
+            <Typography variant="body2" sx={{ wordBreak: "break-word" }}>
+              {title}
+            </Typography>
+          ))}
+      </Box>
+    </Box>
+  );
+}

@@ -43,10 +43,15 @@ function Loading({ h = 120 }: { h?: number }) {
   );
 }
 
+/** The file could not be fetched here, or the provider never delivered it (`mediaUnavailable`). */
+export function MediaUnavailable() {
+  return <Failed />;
+}
+
 function Failed() {
   const { t } = useTranslation();
   return (
-    <Box sx={{ display: "flex", alignItems: "center", gap: 1, color: "text.secondary", py: 1 }}>
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1, color: "text.secondary", py: 1 }} data-testid="message-media-unavailable">
       <BrokenImageIcon fontSize="small" />
       <Typography variant="body2">{t("tickets.messages.mediaUnavailable")}</Typography>
     </Box>
@@ -164,12 +169,28 @@ export function MessageCallLog({ message }: { message: Message }) {
   );
 }
 
-/** A shared contact card: the FN and TEL lines of the vCard. */
+/** The vCards of a body (one message may share several contacts), each from BEGIN:VCARD. */
+export function splitVCards(body: string): string[] {
+  const cards = body.split(/(?=BEGIN:VCARD)/).filter((c) => c.trim());
+  return cards.length ? cards : [body];
+}
+
+/** Shared contact cards: one card per vCard, each with its FN and TEL lines. */
 export function MessageVCard({ message }: { message: Message }) {
-  const name = /FN:(.*)/.exec(message.body)?.[1]?.trim() ?? "";
-  const phones = [...message.body.matchAll(/TEL[^:]*:(.*)/g)].map((m) => m[1]?.trim()).filter(Boolean);
   return (
-    <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, p: 1, bgcolor: "action.hover", borderRadius: 1, minWidth: 200 }}>
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 0.5 }}>
+      {splitVCards(message.body).map((card, i) => (
+        <VCard key={i} card={card} />
+      ))}
+    </Box>
+  );
+}
+
+function VCard({ card }: { card: string }) {
+  const name = /FN:(.*)/.exec(card)?.[1]?.trim() ?? "";
+  const phones = [...card.matchAll(/TEL[^:]*:(.*)/g)].map((m) => m[1]?.trim()).filter(Boolean);
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, p: 1, bgcolor: "action.hover", borderRadius: 1, minWidth: 200 }} data-testid="message-vcard">
       <PersonIcon color="primary" />
       <Box>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
