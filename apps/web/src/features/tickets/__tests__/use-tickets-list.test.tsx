@@ -19,7 +19,7 @@ const fetchMock = vi.mocked(fetchTickets);
 
 type Options = Parameters<typeof useTicketsList>[0];
 // Only id, companyId, queues and the company's settings are read by the list.
-const me = { id: 7, companyId: 1, queues: [], company: { settings: [] } } as unknown as Options["me"];
+const me = { id: 7, companyId: 1, queues: [{ id: 5, name: "Vendas" }], company: { settings: [] } } as unknown as Options["me"];
 const mine = (id: number, over: Partial<Ticket> = {}) => ticketFixture({ id, userId: 7, ...over });
 const page = (tickets: Ticket[], hasMore = false, count: number | null = tickets.length): TicketsPage => ({ tickets, hasMore, count });
 
@@ -72,7 +72,9 @@ describe("ticket list merging: live ticket events (company-1-ticket)", () => {
     const { result } = await renderOpenTab(page([mine(3), mine(2)]));
 
     emit("company-1-ticket", { action: "update", ticket: mine(9) });
-    emit("company-1-ticket", { action: "update", ticket: ticketFixture({ id: 10, userId: null }) });
+    emit("company-1-ticket", { action: "update", ticket: ticketFixture({ id: 10, userId: null, queueId: 5 }) });
+    // Open, nobody's and without a queue: not this user's to see (only pending ones, with allTicket).
+    emit("company-1-ticket", { action: "update", ticket: ticketFixture({ id: 11, userId: null }) });
 
     expect(ids(result)).toEqual([10, 9, 3, 2]);
     expect(result.current.state.count).toBe(4);
