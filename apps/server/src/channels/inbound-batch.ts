@@ -2,6 +2,7 @@ import { channel } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
 import { rooms } from "../core/realtime.js";
+import { cleanMediaType } from "../core/media-type.js";
 import { mediaStorage } from "../core/storage.js";
 import type { Sql } from "../db/sql.js";
 import { presentContact } from "../domains/contacts/presenter.js";
@@ -146,7 +147,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
         mine.map((m) => m.mediaType),
         mine.map((m) => paths.get(m) ?? null),
         mine.map((m) => m.media?.fileName ?? null),
-        mine.map((m) => m.media?.mimetype ?? null),
+        mine.map((m) => (m.media ? cleanMediaType(m.media.mimetype) : null)),
         mine.map((m) => (m.quotedProviderId ? (quoted.get(m.quotedProviderId) ?? null) : null)),
       ],
     );

@@ -5,6 +5,7 @@ import { touchExpiry } from "../../channels/routing/expiry.js";
 import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
+import { cleanMediaType } from "../../core/media-type.js";
 import { mediaStorage } from "../../core/storage.js";
 import type { Sql } from "../../db/sql.js";
 import { emitAppMessage } from "../tickets/events.js";
@@ -77,14 +78,16 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
   const storage = mediaStorage(ctx.config.dataDir);
   let media: (Delivery["media"] & { path: string }) | null = null;
   if (input.file) {
-    const { data, fileName, mimetype } = input.file;
+    const { data, fileName } = input.file;
+    const mimetype = cleanMediaType(input.file.mimetype);
     const path = await storage.put(companyId, data, { fileName, mimetype });
     media = { data, fileName, mimetype, type: mediaTypeOf(mimetype), path };
   } else if (input.stored) {
     const s = input.stored;
     const data = await readStored(ctx, s.path);
     if (!data) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
-    media = { data, fileName: s.fileName, mimetype: s.mimetype, type: mediaTypeOf(s.mimetype), path: s.path };
+    const mimetype = cleanMediaType(s.mimetype);
+    media = { data, fileName: s.fileName, mimetype, type: mediaTypeOf(mimetype), path: s.path };
   }
 
   const id = await ctx.sql.tx(async (sql) => {
