@@ -13,20 +13,28 @@ const FALLBACK = "application/octet-stream";
 // RFC 9110 token characters, for the type and the subtype.
 const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_.+-]{1,127}$/;
 
+const PARAMETER = /^[a-z0-9!#$&^_.+-]{1,64}=[a-z0-9!#$&^_.+-]{1,64}$/;
+
 /**
- * The bare `type/subtype` of a sender-given media type, lower-cased; parameters (`; codecs=opus`)
- * are dropped and anything malformed (a CRLF, a quote, an empty string) becomes octet-stream.
+ * A sender-given media type made safe to store and to send as a header: `type/subtype` lower-cased,
+ * plus only well-formed `name=value` parameters (`audio/ogg; codecs=opus`); a malformed type (a CRLF,
+ * a quote, an empty string) becomes octet-stream, a malformed parameter is dropped.
  */
 export function cleanMediaType(raw: string | null | undefined): string {
-  const base = (raw ?? "").split(";")[0]!.trim().toLowerCase();
-  return MEDIA_TYPE.test(base) ? base : FALLBACK;
+  const [type = "", ...params] = (raw ?? "").toLowerCase().split(";").map((p) => p.trim());
+  if (!MEDIA_TYPE.test(type)) return FALLBACK;
+  return [type, ...params.filter((p) => PARAMETER.test(p))].join("; ");
 }
+
+/** The `type/subtype` of a cleaned media type. */
+const baseOf = (mediaType: string): string => mediaType.split(";")[0]!;
 
 const INLINE_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 /** Raster images, audio, video and PDF: the types a browser shows without running anything of ours. */
 export function isInlineSafe(mediaType: string): boolean {
-  return INLINE_IMAGES.has(mediaType) || mediaType.startsWith("audio/") || mediaType.startsWith("video/") || mediaType === "application/pdf";
+  const base = baseOf(mediaType);
+  return INLINE_IMAGES.has(base) || base.startsWith("audio/") || base.startsWith("video/") || base === "application/pdf";
 }
 
 /**
