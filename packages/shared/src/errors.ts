@@ -56,6 +56,7 @@ export const ERROR_STATUS = {
   ERR_INTERNAL: 500,
   ERR_INVALID_RESET_CODE: 400,
   ERR_SCHEDULE_ALREADY_SENT: 409,
+  ERR_SANDBOX_DISABLED: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

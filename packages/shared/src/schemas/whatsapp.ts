@@ -68,6 +68,10 @@ export const whatsapp = z.object({
 });
 export type Whatsapp = z.infer<typeof whatsapp>;
 
+/** GET /whatsapp/providers: the connection types this server lets admins create (the form's type choice). */
+export const whatsappProviders = z.object({ providers: z.array(z.enum(WHATSAPP_PROVIDERS)) });
+export type WhatsappProviders = z.infer<typeof whatsappProviders>;
+
 /** POST /whatsapp/{id}/token: the only answer that ever contains the token. */
 export const whatsappApiToken = z.object({
   token: z.string().describe("The new Messages API token (Bearer); shown only in this answer"),

@@ -1,4 +1,4 @@
-import { idParam, messageResponse, whatsapp, whatsappApiToken, whatsappInput, whatsappSession, whatsappSessionStartInput, whatsappUpdateInput } from "@atende/shared";
+import { idParam, messageResponse, whatsapp, whatsappApiToken, whatsappInput, whatsappProviders, whatsappSession, whatsappSessionStartInput, whatsappUpdateInput } from "@atende/shared";
 import { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import type { Domain } from "../../core/domain.js";
@@ -21,6 +21,8 @@ export const whatsappRoutes: Domain = (api, ctx) => {
   api.get("/whatsapp", { schema: { querystring: listQuery, response: { 200: z.array(whatsapp) } } }, async (request) =>
     service.listWhatsapps(ctx, request.actor),
   );
+  // a static path: wins over /whatsapp/:id
+  api.get("/whatsapp/providers", { schema: { response: { 200: whatsappProviders } } }, async () => ({ providers: service.creatableProviders(ctx) }));
   api.get("/whatsapp/:id", { schema: { params: idParam, querystring: listQuery, response: { 200: whatsapp } } }, async (request) =>
     service.showWhatsapp(ctx, request.actor, request.params.id),
   );

@@ -1,5 +1,5 @@
 import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
-import { can, channel, type Whatsapp, type WhatsappApiToken, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
+import { can, channel, type Whatsapp, type WhatsappApiToken, type WhatsappProvider, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import type { RequestActor } from "../../core/actor.js";
@@ -13,8 +13,13 @@ import * as repo from "./repository.js";
 type WhatsappInput = z.output<typeof whatsappInput>;
 type WhatsappUpdateInput = z.output<typeof whatsappUpdateInput>;
 
-/** Providers that can be created today; the real drivers arrive with their own issue. */
-export const CREATABLE_PROVIDERS = ["sandbox", "baileys"] as const;
+/**
+ * Providers an admin can create on this server: Baileys, and the sandbox (a test phone in the
+ * browser) unless the server runs in production without ENABLE_SANDBOX=true.
+ */
+export function creatableProviders(ctx: AppContext): WhatsappProvider[] {
+  return ctx.config.enableSandbox ? ["baileys", "sandbox"] : ["baileys"];
+}
 
 function emitUpdate(ctx: AppContext, row: repo.WhatsappRow): void {
   ctx.realtime.emit(rooms.company(row.company_id), channel.whatsapp(row.company_id), { action: "update", whatsapp: presentWhatsapp(row) });
@@ -60,7 +65,8 @@ function fieldsOf(input: WhatsappUpdateInput): repo.WhatsappFields {
 /** POST /whatsapp: validates, enforces the plan's connection limit, creates, and starts its session (QR code). */
 export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input: WhatsappInput): Promise<Whatsapp> {
   const companyId = actor.companyId;
-  if (!(CREATABLE_PROVIDERS as readonly string[]).includes(input.provider)) {
+  if (input.provider === "sandbox" && !ctx.config.enableSandbox) throw new AppError("ERR_SANDBOX_DISABLED", "Conexões sandbox estão desativadas neste servidor");
+  if (!creatableProviders(ctx).includes(input.provider)) {
     throw new AppError("ERR_VALIDATION", `O provedor ${input.provider} ainda não está disponível`, { fields: { provider: "Indisponível" } });
   }
   if (input.queueIds.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");

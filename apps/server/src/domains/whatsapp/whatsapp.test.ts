@@ -96,7 +96,7 @@ describe("whatsapp connections", () => {
     const w = (await api("GET", "/api/whatsapp", t.admin.token)).json()[0];
     const restarted = await api("PUT", `/api/whatsappsession/${w.id}`, t.admin.token);
     expect(restarted.json()).toMatchObject({ id: w.id, status: "qrcode" });
-    const scanned = await api("POST", `/api/sandbox/${w.id}/scan`, t.user.token);
+    const scanned = await api("POST", `/api/sandbox/${w.id}/scan`, t.admin.token);
     expect(scanned.json()).toEqual({ id: w.id, status: "CONNECTED", qrcode: "" });
     const until = Date.now() + 5000;
     while (!events.some((e) => e.session.status === "CONNECTED") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
