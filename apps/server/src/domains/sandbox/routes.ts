@@ -1,4 +1,4 @@
-import { sandboxInboundInput, sandboxOutbox, sandboxOutboxQuery, whatsappSession } from "@atende/shared";
+import { gateForPath, sandboxInboundInput, sandboxOutbox, sandboxOutboxQuery, whatsappSession } from "@atende/shared";
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import * as service from "./service.js";
@@ -9,7 +9,7 @@ const params = z.object({ whatsappId: z.coerce.number().int().positive() });
  * The sandbox phone stands for customers and for the WhatsApp app that scans the QR code: it can
  * write into any conversation of the connection, so only the company's admins use it.
  */
-const admin = { gate: { minProfile: "admin" as const } };
+const admin = { gate: gateForPath("/sandbox") };
 
 export const sandboxRoutes: Domain = (api, ctx) => {
   api.post("/sandbox/:whatsappId/scan", { config: admin, schema: { params, response: { 200: whatsappSession } } }, async (request) =>
