@@ -1,8 +1,7 @@
-import { channel } from "@atende/shared";
+import { channel, cleanMediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
 import { rooms } from "../core/realtime.js";
-import { cleanMediaType } from "../core/media-type.js";
 import { mediaStorage } from "../core/storage.js";
 import type { Sql } from "../db/sql.js";
 import { presentContact } from "../domains/contacts/presenter.js";

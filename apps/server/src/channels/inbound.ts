@@ -1,7 +1,6 @@
-import { channel } from "@atende/shared";
+import { channel, cleanMediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { rooms } from "../core/realtime.js";
-import { cleanMediaType } from "../core/media-type.js";
 import { mediaStorage } from "../core/storage.js";
 import { presentContact } from "../domains/contacts/presenter.js";
 import * as contactRepo from "../domains/contacts/repository.js";

@@ -28,6 +28,7 @@ describe("security headers", () => {
       expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+      expect(res.headers["x-frame-options"]).toBe("DENY");
     }
   });
 });

@@ -33,6 +33,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     },
     // Avatars and YouTube embeds are cross-origin resources without CORP headers.
     crossOriginEmbedderPolicy: false,
+    // the same as frame-ancestors 'none', for browsers that only know the older header
+    frameguard: { action: "deny" },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 }

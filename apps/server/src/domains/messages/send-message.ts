@@ -1,11 +1,10 @@
-import { ERROR_STATUS, type ErrorCode, type MediaType } from "@atende/shared";
+import { ERROR_STATUS, type ErrorCode, type MediaType, cleanMediaType } from "@atende/shared";
 import type { SentMessage, WhatsappDriver } from "../../channels/driver.js";
 import { channels } from "../../channels/manager.js";
 import { touchExpiry } from "../../channels/routing/expiry.js";
 import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
-import { cleanMediaType } from "../../core/media-type.js";
 import { mediaStorage } from "../../core/storage.js";
 import type { Sql } from "../../db/sql.js";
 import { emitAppMessage } from "../tickets/events.js";

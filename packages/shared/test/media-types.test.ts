@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanMediaType, isInlineSafe } from "./media-type.js";
+import { cleanMediaType, isInlineMediaType } from "../src/media-types.js";
 
 describe("cleanMediaType", () => {
   it("keeps a well-formed type and its well-formed parameters", () => {
@@ -14,10 +14,10 @@ describe("cleanMediaType", () => {
   });
 });
 
-describe("isInlineSafe", () => {
+describe("isInlineMediaType", () => {
   it("allows raster images, audio, video and PDF only", () => {
-    for (const t of ["image/png", "image/jpeg", "image/gif", "image/webp", "audio/ogg; codecs=opus", "video/mp4", "application/pdf"]) expect(isInlineSafe(t)).toBe(true);
+    for (const t of ["image/png", "image/jpeg", "image/gif", "image/webp", "audio/ogg; codecs=opus", "video/mp4", "application/pdf"]) expect(isInlineMediaType(t)).toBe(true);
     for (const t of ["image/svg+xml", "text/html", "application/xhtml+xml", "text/xml", "application/xml", "text/javascript", "application/octet-stream", "image/bmp"])
-      expect(isInlineSafe(t)).toBe(false);
+      expect(isInlineMediaType(t)).toBe(false);
   });
 });
