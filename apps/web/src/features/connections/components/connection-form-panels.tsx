@@ -50,7 +50,7 @@ export function GeneralPanel({
             helperText={isNew ? t(`connections.form.providerHelp.${field.value ?? "sandbox"}`) : undefined}
             slotProps={{ select: { SelectDisplayProps: { "data-testid": "connection-provider" } as object } }}
           >
-            {(isNew ? providers : [field.value ?? "sandbox"]).map((p) => (
+            {(isNew && providers.length ? providers : [field.value ?? "sandbox"]).map((p) => (
               <MenuItem key={p} value={p}>
                 <ProviderLabel provider={p} />
               </MenuItem>
