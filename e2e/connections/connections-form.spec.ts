@@ -64,14 +64,23 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await page.getByTestId("connection-maxUseBotQueues").fill("5");
   await dialogShown(page);
   await page.screenshot({ path: "/tmp/connections-modal-automation.png" });
-  // Integração: GET /prompt is absent here, so only the token shows.
+  // Integração: GET /prompt is absent here, so only the token shows. The server generates it and shows it once.
   await page.getByTestId("tab-integration").click();
-  await expect(page.getByTestId("connection-token")).toHaveValue("");
+  await expect(page.getByTestId("token-hint")).toHaveText("Nenhum token gerado ainda.");
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByTestId("generate-token").click();
   const token = await page.getByTestId("connection-token").inputValue();
-  expect(token).toMatch(/^[A-Za-z0-9]{24,}$/);
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await page.getByTestId("copy-token").click();
+  await expect(page.getByText("Token copiado!")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  await expect(page.getByText("Copie agora: ele não será mostrado novamente.", { exact: false })).toBeVisible();
   await dialogShown(page);
   await page.screenshot({ path: "/tmp/connections-modal-integration.png" });
+  // it works at once (the session is not connected: past authentication, refused with 409)
+  const sendWith = (tk: string) =>
+    page.request.post("/api/messages/send", { headers: { authorization: `Bearer ${tk}` }, data: { number: "5511999990000", body: "oi" } });
+  expect((await sendWith(token)).status()).toBe(409);
   await page.getByTestId("connection-save").click();
   await expect(page.getByText("Conexão salva com sucesso!")).toBeVisible();
   expect(puts).toHaveLength(1);
@@ -97,15 +106,24 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await expect(page.getByTestId("connection-expiresInactiveMessage")).toHaveValue("Encerrado por inatividade.");
   await expect(page.getByTestId("connection-timeUseBotQueues")).toHaveValue("10");
   await expect(page.getByTestId("connection-maxUseBotQueues")).toHaveValue("5");
+  // afterwards only its last characters; a new token replaces it after a confirmation
   await page.getByTestId("tab-integration").click();
-  await expect(page.getByTestId("connection-token")).toHaveValue(token);
+  await expect(page.getByTestId("token-hint")).toHaveText(`O token atual termina em …${token.slice(-4)}`);
+  await expect(page.getByTestId("connection-token")).toHaveCount(0);
+  await page.getByTestId("generate-token").click();
+  await expect(page.getByText("Um novo token substitui o atual", { exact: false })).toBeVisible();
+  await page.getByTestId("confirm-generate-token").click();
+  const replaced = await page.getByTestId("connection-token").inputValue();
+  expect(replaced).not.toBe(token);
+  expect((await sendWith(token)).status()).toBe(401);
+  expect((await sendWith(replaced)).status()).toBe(409);
   await page.getByRole("button", { name: "Cancelar" }).click();
 
-  const row = await db().one<{ name: string; is_default: boolean; token: string; expires_ticket: number; max_use_bot_queues: number; queues: number }>(
-    "SELECT name, is_default, token, expires_ticket, max_use_bot_queues, (SELECT count(*)::int FROM whatsapp_queues q WHERE q.whatsapp_id = w.id) AS queues FROM whatsapps w WHERE id = $1",
+  const row = await db().one<{ name: string; is_default: boolean; token: string; token_hint: string; expires_ticket: number; max_use_bot_queues: number; queues: number }>(
+    "SELECT name, is_default, token, token_hint, expires_ticket, max_use_bot_queues, (SELECT count(*)::int FROM whatsapp_queues q WHERE q.whatsapp_id = w.id) AS queues FROM whatsapps w WHERE id = $1",
     [id],
   );
-  expect(row).toEqual({ name: "Loja Norte", is_default: true, token, expires_ticket: 45, max_use_bot_queues: 5, queues: 2 });
+  expect(row).toEqual({ name: "Loja Norte", is_default: true, token: "", token_hint: replaced.slice(-4), expires_ticket: 45, max_use_bot_queues: 5, queues: 2 });
 
   // The only default connection cannot be switched off (ERR_NO_OTHER_WHATSAPP), shown without a request.
   await rowOf(page, "Loja Norte").getByTestId("edit-connection").click();

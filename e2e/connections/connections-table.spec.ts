@@ -114,8 +114,8 @@ test("agents and supervisors see the connections without add, edit, delete or se
     await expect(page.getByTestId("delete-connection")).toHaveCount(0);
     await expect(page.locator("[data-testid^=session-]")).toHaveCount(0);
     await expect(page.getByRole("columnheader", { name: "Sessão" })).toHaveCount(0);
-    // The sandbox phone stays reachable for everyone (it is how the team tries the service).
-    await expect(rowOf(page, "Recepção").getByTestId("open-phone")).toBeVisible();
+    // The sandbox phone writes as any customer: only admins get it.
+    await expect(rowOf(page, "Recepção").getByTestId("open-phone")).toHaveCount(0);
     await page.evaluate(() => localStorage.clear());
     await page.context().clearCookies();
   }

@@ -13,6 +13,7 @@ import type { AppContext } from "./core/context.js";
 import { registerAuthHooks, registerErrorHandler } from "./core/http.js";
 import { Jobs } from "./core/jobs.js";
 import { Realtime } from "./core/realtime.js";
+import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
 import { Sql } from "./db/sql.js";
 import { domains } from "./domains/index.js";
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const jobs = new Jobs(databaseUrl, config.runJobs);
   const ctx: AppContext = { config, sql, realtime, jobs, tokens };
 
+  await registerSecurityHeaders(app);
   await app.register(cookie);
   await app.register(rateLimit, { global: false, hook: "preHandler" });
   await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });
@@ -72,6 +74,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
     app.get("/*", { config: { public: true } }, (request, reply) => {
       const file = request.url.split("?")[0] ?? "/";
+      // an unknown API path is an API error, not the web app's page (a client would parse HTML as JSON)
+      if (file === "/api" || file.startsWith("/api/")) return reply.callNotFound();
       if (file.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(file)) {
         return reply.sendFile(file.replace(/^\//, ""));
       }

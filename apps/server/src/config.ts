@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   /** Start the durable job workers in this process. */
   runJobs: boolean;
+  /** Sandbox connections (a test phone in the browser): off in production unless ENABLE_SANDBOX=true. */
+  enableSandbox: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     runJobs: env.RUN_JOBS !== "false",
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    enableSandbox: nodeEnv !== "production" || env.ENABLE_SANDBOX === "true",
   };
   if (config.env === "production") {
     if (!env.JWT_SECRET || config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {

@@ -1,4 +1,4 @@
-import { channel } from "@atende/shared";
+import { channel, cleanMediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
 import { rooms } from "../core/realtime.js";
@@ -149,7 +149,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
         mine.map((m) => m.mediaType),
         mine.map((m) => paths.get(m) ?? null),
         mine.map((m) => m.media?.fileName ?? null),
-        mine.map((m) => m.media?.mimetype ?? null),
+        mine.map((m) => (m.media ? cleanMediaType(m.media.mimetype) : null)),
         mine.map((m) => (m.quotedProviderId ? (quoted.get(m.quotedProviderId) ?? null) : null)),
         mine.map((m) => m.timestamp ?? null),
         mine.map((m) => (m.referral ? JSON.stringify(m.referral) : null)),

@@ -223,7 +223,7 @@ describe("real-time delivery", () => {
     const sent = (await api("POST", `/api/messages/${ticketId}`, token, { body: "resposta" })).json().messages[0];
     expect(sent.ack).toBe(1);
     const outbox = async () =>
-      (await api("GET", `/api/sandbox/${wa}/outbox?number=${number}`, token)).json().records as { body: string; ack: number; direction: string }[];
+      (await api("GET", `/api/sandbox/${wa}/outbox?number=${number}`, t.admin.token)).json().records as { body: string; ack: number; direction: string }[];
     const acks = () =>
       s.events
         .filter((e) => e.channel === `company-${t.companyId}-appMessage` && e.payload.action === "update")
@@ -233,7 +233,7 @@ describe("real-time delivery", () => {
     await waitFor(() => acks().includes(3), 15000);
     expect(acks()).toEqual([2, 3]);
     expect((await outbox()).find((r) => r.direction === "outbound")!.ack).toBe(3);
-    const read = await api("POST", `/api/sandbox/${wa}/read`, token, { number });
+    const read = await api("POST", `/api/sandbox/${wa}/read`, t.admin.token, { number });
     expect(read.json().updated).toBe(1);
     await waitFor(() => acks().includes(4));
     const msgs = (await api("GET", `/api/messages/${ticketId}`, token)).json().messages;

@@ -1,4 +1,4 @@
-import { channel } from "@atende/shared";
+import { channel, cleanMediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { rooms } from "../core/realtime.js";
 import { mediaStorage } from "../core/storage.js";
@@ -156,7 +156,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       mediaType: msg.mediaType,
       mediaPath,
       mediaName: msg.media?.fileName ?? null,
-      mimetype: msg.media?.mimetype ?? null,
+      mimetype: msg.media ? cleanMediaType(msg.media.mimetype) : null,
       ack: fromMe ? 2 : 0,
       // a rating reply joins the closed ticket's history without making it unread
       read: fromMe || rated !== null,

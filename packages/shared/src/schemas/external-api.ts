@@ -22,3 +22,5 @@ export type ExternalSendResponse = z.infer<typeof externalSendResponse>;
 
 /** Requests per minute per connection token. */
 export const EXTERNAL_API_RATE_PER_MINUTE = 120;
+/** Wrong or missing tokens per minute per client address before every call from it answers 429. */
+export const EXTERNAL_API_BAD_TOKENS_PER_MINUTE = 10;

@@ -102,8 +102,9 @@ export const messageSendInput = z.object({
   sign: z.boolean().optional(),
   /** An attachment already stored by the app (a quick message's mediaPath). */
   mediaUrl: z.string().max(500).optional(),
-  read: z.boolean().optional(),
-  fromMe: z.boolean().optional(),
+  /** Sent by the spec's front end as `read: 1` (and some clients as a boolean); the server decides both. */
+  read: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
+  fromMe: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
 });
 export type MessageSendInput = z.input<typeof messageSendInput>;
 

@@ -27,7 +27,7 @@ export const whatsappInput = z.object({
   timeUseBotQueues: z.coerce.number().int().min(0).max(100000).default(0),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000).default(LIMITS.maxUseBotQueuesDefault),
   promptId: z.number().int().positive().nullable().optional(),
-  token: z.string().max(500).default(""),
+  // No `token`: the server generates it (POST /whatsapp/{id}/token); one in the body is ignored.
 });
 export type WhatsappInput = z.input<typeof whatsappInput>;
 export const whatsappUpdateInput = partialWithoutDefaults(whatsappInput);
@@ -58,12 +58,26 @@ export const whatsapp = z.object({
   timeUseBotQueues: z.number(),
   maxUseBotQueues: z.number(),
   promptId: z.number().nullable(),
-  /** Present only for admins reading one connection (GET /whatsapp/{id}) to fill the edit form. */
-  token: z.string().optional(),
+  /**
+   * Last characters of the Messages API token ("" when none), for admins reading one connection.
+   * The token itself is shown only once, by POST /whatsapp/{id}/token.
+   */
+  tokenHint: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Whatsapp = z.infer<typeof whatsapp>;
+
+/** GET /whatsapp/providers: the connection types this server lets admins create (the form's type choice). */
+export const whatsappProviders = z.object({ providers: z.array(z.enum(WHATSAPP_PROVIDERS)) });
+export type WhatsappProviders = z.infer<typeof whatsappProviders>;
+
+/** POST /whatsapp/{id}/token: the only answer that ever contains the token. */
+export const whatsappApiToken = z.object({
+  token: z.string().describe("The new Messages API token (Bearer); shown only in this answer"),
+  tokenHint: z.string().describe("Its last characters, what the connection shows afterwards"),
+});
+export type WhatsappApiToken = z.infer<typeof whatsappApiToken>;
 
 export const whatsappSession = z.object({
   id: z.number(),

@@ -528,8 +528,9 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
   });
 
   it("the external API checks the number with WhatsApp and sends through the socket", async () => {
-    expect((await app.api("PUT", `/api/whatsapp/${wa}`, { token: t.admin.token, body: { token: "baileys-api-token-123456" } })).statusCode).toBe(200);
-    const headers = { authorization: "Bearer baileys-api-token-123456" };
+    const generated = await app.api("POST", `/api/whatsapp/${wa}/token`, { token: t.admin.token });
+    expect(generated.statusCode).toBe(200);
+    const headers = { authorization: `Bearer ${generated.json().token}` };
     const sock = last();
     const count = sock.sent.length;
     const bad = await app.api("POST", "/api/messages/send", { headers, body: { number: "5511912340000", body: "oi" } });

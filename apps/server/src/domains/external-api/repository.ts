@@ -3,27 +3,24 @@ import type { Sql } from "../../db/sql.js";
 export interface TokenConnection {
   id: number;
   company_id: number;
-  token_digest: Buffer;
   use_external_api: boolean;
   company_status: boolean;
   due_date: string | null;
 }
 
 /**
- * The connection whose API token has this SHA-256 digest, with its company's plan flag and
- * subscription. Comparing digests (never the token itself) keeps the lookup's timing independent of
- * how much of a guessed token is right.
+ * The connection whose Messages API token has this keyed hash, with its company's plan flag and
+ * subscription: one lookup through the unique index on token_hash. The hash is an HMAC under a
+ * server-side key, so the index comparison reveals nothing usable about a guessed token.
  */
-export function connectionByTokenDigest(sql: Sql, digest: Buffer) {
+export function connectionByTokenHash(sql: Sql, hash: Buffer) {
   return sql.maybe<TokenConnection>(
-    `SELECT w.id, w.company_id, sha256(convert_to(w.token, 'UTF8')) AS token_digest,
-            p.use_external_api, c.status AS company_status, c.due_date
+    `SELECT w.id, w.company_id, p.use_external_api, c.status AS company_status, c.due_date
        FROM whatsapps w
        JOIN companies c ON c.id = w.company_id
        JOIN plans p ON p.id = c.plan_id
-      WHERE w.token <> '' AND sha256(convert_to(w.token, 'UTF8')) = $1
-      ORDER BY w.id LIMIT 1`,
-    [digest],
+      WHERE w.token_hash = $1`,
+    [hash],
   );
 }
 

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { channel, LIMITS, type ExternalSendResponse, type Message } from "@atende/shared";
 import { channels } from "../../channels/manager.js";
 import type { AppContext } from "../../core/context.js";
@@ -11,6 +10,7 @@ import { presentMessage } from "../messages/presenter.js";
 import { mediaTypeOf, sendOutgoing, type OutgoingFile } from "../messages/send-message.js";
 import { emitTicketUpdate } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
+import { apiTokenHash } from "../whatsapp/api-token.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import * as repo from "./repository.js";
 
@@ -18,8 +18,6 @@ export interface ApiConnection {
   companyId: number;
   whatsappId: number;
 }
-
-export const tokenDigest = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest();
 
 /**
  * The connection a bearer token belongs to: 401 ERR_SESSION_EXPIRED for a missing or unknown token,
@@ -29,9 +27,8 @@ export const tokenDigest = (token: string): Buffer => createHash("sha256").updat
 export async function authenticate(ctx: AppContext, token: string | null): Promise<ApiConnection> {
   const invalid = () => new AppError("ERR_SESSION_EXPIRED", "Token inválido");
   if (!token) throw invalid();
-  const digest = tokenDigest(token);
-  const row = await repo.connectionByTokenDigest(ctx.sql, digest);
-  if (!row || row.token_digest.length !== digest.length || !timingSafeEqual(row.token_digest, digest)) throw invalid();
+  const row = await repo.connectionByTokenHash(ctx.sql, apiTokenHash(ctx.config.jwtSecret, token));
+  if (!row) throw invalid();
   if (!row.use_external_api) throw new AppError("ERR_PLAN_FEATURE_DISABLED", "Recurso não disponível no plano da empresa");
   if (!row.company_status || (row.due_date && daysUntil(row.due_date) < 0)) {
     throw new AppError("ERR_SUBSCRIPTION_EXPIRED", `Sua assinatura venceu em ${row.due_date ?? ""}`, { dueDate: row.due_date });

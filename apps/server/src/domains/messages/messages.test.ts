@@ -147,6 +147,14 @@ describe("messages", () => {
     expect(p2.messages[0].ticketId).toBe(firstTicket);
   });
 
+  it("accepts the body the spec's front end sends (read: 1, fromMe: true, mediaUrl: \"\")", async () => {
+    const id = await openTicketFor(t.user.token);
+    const res = await api("POST", `/api/messages/${id}`, t.user.token, { read: 1, fromMe: true, mediaUrl: "", body: "Bom dia", quotedMsg: null });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().messages[0]).toMatchObject({ body: "*Agent*:\nBom dia", fromMe: true, mediaType: "chat" });
+    expect((await api("POST", `/api/messages/${id}`, t.user.token, { read: 2, body: "x" })).json().error).toBe("ERR_VALIDATION");
+  });
+
   it("sends attachments (multipart) stored privately and served only to the company", async () => {
     const id = await openTicketFor(t.user.token);
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");

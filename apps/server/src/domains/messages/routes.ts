@@ -1,6 +1,7 @@
 import { idParam, messageSendInput, messageSendResponse, messagesPage, messagesQuery, message } from "@atende/shared";
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
+import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart, parseOrThrow } from "./multipart.js";
 import * as service from "./service.js";
 
@@ -21,14 +22,7 @@ export const messagesRoutes: Domain = (api, ctx) => {
     { schema: { params: messageIdParam } },
     async (request, reply) => {
       const file = await service.openMedia(ctx, request.actor, request.params.messageId);
-      const safeName = file.fileName.replace(/[^\w.\- ]/g, "_");
-      return reply
-        .header("content-type", file.mimetype)
-        .header("content-length", file.size)
-        .header("content-disposition", `inline; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "private, max-age=3600")
-        .send(file.stream);
+      return sendStoredMedia(reply, file, { cacheControl: "private, max-age=3600" });
     },
   );
 

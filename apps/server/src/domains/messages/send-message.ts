@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type MediaType } from "@atende/shared";
+import { ERROR_STATUS, type ErrorCode, type MediaType, cleanMediaType } from "@atende/shared";
 import type { SentMessage, WhatsappDriver } from "../../channels/driver.js";
 import { channels } from "../../channels/manager.js";
 import { touchExpiry } from "../../channels/routing/expiry.js";
@@ -79,18 +79,20 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
   }
   if (target.kind === "local" && target.driver.precheck) {
     const file = input.file ?? (input.stored && storedData ? { data: storedData, mimetype: input.stored.mimetype } : null);
-    await target.driver.precheck(to, { body: input.body, media: file ? { data: file.data, mimetype: file.mimetype } : undefined });
+    await target.driver.precheck(to, { body: input.body, media: file ? { data: file.data, mimetype: cleanMediaType(file.mimetype) } : undefined });
   }
 
   const storage = mediaStorage(ctx.config.dataDir);
   let media: (Delivery["media"] & { path: string }) | null = null;
   if (input.file) {
-    const { data, fileName, mimetype } = input.file;
+    const { data, fileName } = input.file;
+    const mimetype = cleanMediaType(input.file.mimetype);
     const path = await storage.put(companyId, data, { fileName, mimetype });
     media = { data, fileName, mimetype, type: mediaTypeOf(mimetype), path };
   } else if (input.stored && storedData) {
     const s = input.stored;
-    media = { data: storedData, fileName: s.fileName, mimetype: s.mimetype, type: mediaTypeOf(s.mimetype), path: s.path };
+    const mimetype = cleanMediaType(s.mimetype);
+    media = { data: storedData, fileName: s.fileName, mimetype, type: mediaTypeOf(mimetype), path: s.path };
   }
 
   const id = await ctx.sql.tx(async (sql) => {

@@ -1,6 +1,7 @@
 import { idParam, messageResponse, quickMessage, quickMessageInput, quickMessagesPage, quickMessagesQuery, quickMessageUpdateInput } from "@atende/shared";
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
+import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart } from "../messages/multipart.js";
 import * as service from "./service.js";
 
@@ -18,12 +19,7 @@ export const quickMessagesRoutes: Domain = (api, ctx) => {
   );
   api.get("/quick-messages/:id/media", { schema: { params: idParam } }, async (request, reply) => {
     const file = await service.openMedia(ctx, request.actor, request.params.id);
-    return reply
-      .header("content-type", file.mimetype)
-      .header("content-length", file.size)
-      .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
-      .header("x-content-type-options", "nosniff")
-      .send(file.stream);
+    return sendStoredMedia(reply, file);
   });
   api.post("/quick-messages", { schema: { body: quickMessageInput, response: { 200: quickMessage } } }, async (request) =>
     service.createQuickMessage(ctx, request.actor, request.body),

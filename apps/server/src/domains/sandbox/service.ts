@@ -12,6 +12,8 @@ import * as whatsappRepo from "../whatsapp/repository.js";
 
 /** A sandbox connection of the actor's company (any other connection is "not found"). */
 async function sandboxOf(ctx: AppContext, actor: RequestActor, whatsappId: number) {
+  // a sandbox connection left from before the flag was turned off cannot be driven either
+  if (!ctx.config.enableSandbox) throw new AppError("ERR_SANDBOX_DISABLED", "Conexões sandbox estão desativadas neste servidor");
   const row = await whatsappRepo.findWhatsapp(ctx.sql, actor.companyId, whatsappId);
   if (!row || row.provider !== "sandbox") throw new AppError("ERR_NO_WAPP_FOUND");
   return row;

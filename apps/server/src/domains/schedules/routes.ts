@@ -1,5 +1,6 @@
 import { idParam, messageResponse, schedule, scheduleInput, schedulesPage, schedulesQuery, scheduleUpdateInput } from "@atende/shared";
 import type { Domain } from "../../core/domain.js";
+import { sendStoredMedia } from "../../core/media-type.js";
 import { AppError } from "../../core/errors.js";
 import { queueScheduleSend, runScheduleSend, SEND_JOB, sendJobPayload } from "./job.js";
 import * as repo from "./repository.js";
@@ -66,12 +67,7 @@ export function createSchedulesDomain(customSender?: ScheduleSender): Domain {
 
     api.get("/schedules/:id/media", { config: gate, schema: { params: idParam } }, async (request, reply) => {
       const file = await schedules.openMedia(ctx, request.actor.companyId, request.params.id);
-      return reply
-        .type(file.mimetype)
-        .header("content-length", file.size)
-        .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-        .header("x-content-type-options", "nosniff")
-        .send(file.stream);
+      return sendStoredMedia(reply, { ...file, fileName: file.name });
     });
   };
 }

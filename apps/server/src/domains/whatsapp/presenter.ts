@@ -3,8 +3,8 @@ import type { WhatsappRow } from "./repository.js";
 
 const asStatus = (s: string): SessionStatus => ((SESSION_STATUSES as readonly string[]).includes(s) ? (s as SessionStatus) : "DISCONNECTED");
 
-/** Never includes the token unless `withToken` (admins reading one connection for the edit form). */
-export function presentWhatsapp(row: WhatsappRow, withToken = false): Whatsapp {
+/** The Messages API token is never stored; admins reading one connection see its hint (`withTokenHint`). */
+export function presentWhatsapp(row: WhatsappRow, withTokenHint = false): Whatsapp {
   return {
     id: row.id,
     name: row.name,
@@ -28,7 +28,7 @@ export function presentWhatsapp(row: WhatsappRow, withToken = false): Whatsapp {
     timeUseBotQueues: row.time_use_bot_queues,
     maxUseBotQueues: row.max_use_bot_queues,
     promptId: row.prompt_id,
-    ...(withToken ? { token: row.token } : {}),
+    ...(withTokenHint ? { tokenHint: row.token_hint } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -21,7 +21,8 @@ export interface WhatsappRow {
   time_use_bot_queues: number;
   max_use_bot_queues: number;
   prompt_id: number | null;
-  token: string;
+  /** The last characters of the Messages API token ('' when none); the token itself is never stored. */
+  token_hint: string;
   queues: { id: number; name: string; color: string; greetingMessage: string }[];
   created_at: Date;
   updated_at: Date;
@@ -29,7 +30,7 @@ export interface WhatsappRow {
 
 const COLUMNS = `w.id, w.company_id, w.name, w.provider, w.status, w.qrcode, w.retries, w.number, w.is_default, w.is_official,
   w.greeting_message, w.complation_message, w.out_of_hours_message, w.rating_message, w.transfer_queue_id,
-  w.expires_ticket, w.expires_inactive_message, w.time_use_bot_queues, w.max_use_bot_queues, w.prompt_id, w.token,
+  w.expires_ticket, w.expires_inactive_message, w.time_use_bot_queues, w.max_use_bot_queues, w.prompt_id, w.token_hint,
   COALESCE((SELECT json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'greetingMessage', q.greeting_message)
                             ORDER BY q.order_queue NULLS LAST, q.id)
               FROM whatsapp_queues wq JOIN queues q ON q.company_id = wq.company_id AND q.id = wq.queue_id
@@ -72,7 +73,6 @@ export interface WhatsappFields {
   time_use_bot_queues?: number;
   max_use_bot_queues?: number;
   prompt_id?: number | null;
-  token?: string;
 }
 
 export async function insertWhatsapp(sql: Sql, companyId: number, f: WhatsappFields): Promise<number> {
@@ -95,6 +95,16 @@ export async function updateWhatsapp(sql: Sql, companyId: number, id: number, f:
     return `${k} = $${params.length}`;
   });
   await sql.exec(`UPDATE whatsapps SET ${sets.join(", ")}, updated_at = now() WHERE company_id = $1 AND id = $2`, params);
+}
+
+/** Replaces the connection's Messages API token (the old one stops working at once). */
+export function setApiToken(sql: Sql, companyId: number, id: number, token: { hash: Buffer; hint: string }) {
+  return sql.exec("UPDATE whatsapps SET token = '', token_hash = $3, token_hint = $4, updated_at = now() WHERE company_id = $1 AND id = $2", [
+    companyId,
+    id,
+    token.hash,
+    token.hint,
+  ]);
 }
 
 export async function clearOtherDefaults(sql: Sql, companyId: number, keepId: number) {

@@ -1,7 +1,8 @@
-import { idParam, messageResponse, whatsapp, whatsappInput, whatsappSession, whatsappSessionStartInput, whatsappUpdateInput } from "@atende/shared";
+import { idParam, messageResponse, whatsapp, whatsappApiToken, whatsappInput, whatsappProviders, whatsappSession, whatsappSessionStartInput, whatsappUpdateInput } from "@atende/shared";
 import { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import type { Domain } from "../../core/domain.js";
+import { hashLegacyTokens } from "./api-token.js";
 import * as service from "./service.js";
 
 const admin = { gate: { minProfile: "admin" as const } };
@@ -10,6 +11,7 @@ const listQuery = z.object({ session: z.coerce.number().optional(), companyId: z
 export const whatsappRoutes: Domain = (api, ctx) => {
   // The drivers of connected sessions start with the server and stop with it.
   api.addHook("onReady", async () => {
+    await hashLegacyTokens(ctx.sql, ctx.config.jwtSecret, api.log);
     await channels(ctx).startConnected();
   });
   api.addHook("onClose", async () => {
@@ -19,6 +21,8 @@ export const whatsappRoutes: Domain = (api, ctx) => {
   api.get("/whatsapp", { schema: { querystring: listQuery, response: { 200: z.array(whatsapp) } } }, async (request) =>
     service.listWhatsapps(ctx, request.actor),
   );
+  // a static path: wins over /whatsapp/:id
+  api.get("/whatsapp/providers", { schema: { response: { 200: whatsappProviders } } }, async () => ({ providers: service.creatableProviders(ctx) }));
   api.get("/whatsapp/:id", { schema: { params: idParam, querystring: listQuery, response: { 200: whatsapp } } }, async (request) =>
     service.showWhatsapp(ctx, request.actor, request.params.id),
   );
@@ -29,6 +33,10 @@ export const whatsappRoutes: Domain = (api, ctx) => {
     "/whatsapp/:id",
     { config: admin, schema: { params: idParam, body: whatsappUpdateInput, response: { 200: whatsapp } } },
     async (request) => service.updateWhatsapp(ctx, request.actor, request.params.id, request.body),
+  );
+  // Admins only: the answer is the one time the token is shown.
+  api.post("/whatsapp/:id/token", { config: admin, schema: { params: idParam, response: { 200: whatsappApiToken } } }, async (request) =>
+    service.regenerateApiToken(ctx, request.actor, request.params.id),
   );
   api.delete("/whatsapp/:id", { config: admin, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {
     await service.deleteWhatsapp(ctx, request.actor, request.params.id);

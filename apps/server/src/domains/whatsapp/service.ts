@@ -1,20 +1,25 @@
-import { isUniqueViolation } from "../../db/errors.js";
 import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
-import { can, channel, type Whatsapp, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
+import { can, channel, type Whatsapp, type WhatsappApiToken, type WhatsappProvider, type whatsappInput, type WhatsappSession, type whatsappUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
+import { apiTokenHash, apiTokenHint, generateApiToken } from "./api-token.js";
 import { presentSession, presentWhatsapp } from "./presenter.js";
 import * as repo from "./repository.js";
 
 type WhatsappInput = z.output<typeof whatsappInput>;
 type WhatsappUpdateInput = z.output<typeof whatsappUpdateInput>;
 
-/** Providers that can be created today; the real drivers arrive with their own issue. */
-export const CREATABLE_PROVIDERS = ["sandbox", "baileys"] as const;
+/**
+ * Providers an admin can create on this server: Baileys, and the sandbox (a test phone in the
+ * browser) unless the server runs in production without ENABLE_SANDBOX=true.
+ */
+export function creatableProviders(ctx: AppContext): WhatsappProvider[] {
+  return ctx.config.enableSandbox ? ["baileys", "sandbox"] : ["baileys"];
+}
 
 function emitUpdate(ctx: AppContext, row: repo.WhatsappRow): void {
   ctx.realtime.emit(rooms.company(row.company_id), channel.whatsapp(row.company_id), { action: "update", whatsapp: presentWhatsapp(row) });
@@ -54,20 +59,14 @@ function fieldsOf(input: WhatsappUpdateInput): repo.WhatsappFields {
     time_use_bot_queues: input.timeUseBotQueues,
     max_use_bot_queues: input.maxUseBotQueues,
     prompt_id: input.promptId,
-    token: input.token,
   };
-}
-
-/** A token already naming another connection (the Messages API finds a connection by its token alone). */
-function tokenConflict(err: unknown): unknown {
-  if (!isUniqueViolation(err, "whatsapps_token_key")) return err;
-  return new AppError("ERR_VALIDATION", "Este token já está em uso por outra conexão", { fields: { token: "Already exists" } }, 409);
 }
 
 /** POST /whatsapp: validates, enforces the plan's connection limit, creates, and starts its session (QR code). */
 export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input: WhatsappInput): Promise<Whatsapp> {
   const companyId = actor.companyId;
-  if (!(CREATABLE_PROVIDERS as readonly string[]).includes(input.provider)) {
+  if (input.provider === "sandbox" && !ctx.config.enableSandbox) throw new AppError("ERR_SANDBOX_DISABLED", "Conexões sandbox estão desativadas neste servidor");
+  if (!creatableProviders(ctx).includes(input.provider)) {
     throw new AppError("ERR_VALIDATION", `O provedor ${input.provider} ainda não está disponível`, { fields: { provider: "Indisponível" } });
   }
   if (input.queueIds.length > 1 && !input.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", "Mensagem de saudação obrigatória com mais de uma fila");
@@ -83,8 +82,6 @@ export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input
     }
     await repo.setQueues(sql, companyId, newId, [...new Set(input.queueIds)]);
     return newId;
-  }).catch((err: unknown) => {
-    throw tokenConflict(err);
   });
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
@@ -108,18 +105,28 @@ export async function updateWhatsapp(ctx: AppContext, actor: RequestActor, id: n
   // one connection is always the default: it moves by making another one default, not by switching it off
   if (input.isDefault === false && current.is_default) throw new AppError("ERR_NO_OTHER_WHATSAPP", "Deve haver pelo menos um WhatsApp padrão");
   await validateRefs(ctx, companyId, input);
-  await ctx.sql
-    .tx(async (sql) => {
-      if (input.isDefault) await repo.clearOtherDefaults(sql, companyId, id);
-      await repo.updateWhatsapp(sql, companyId, id, fieldsOf(input));
-      if (input.queueIds) await repo.setQueues(sql, companyId, id, [...new Set(input.queueIds)]);
-    })
-    .catch((err: unknown) => {
-      throw tokenConflict(err);
-    });
+  await ctx.sql.tx(async (sql) => {
+    if (input.isDefault) await repo.clearOtherDefaults(sql, companyId, id);
+    await repo.updateWhatsapp(sql, companyId, id, fieldsOf(input));
+    if (input.queueIds) await repo.setQueues(sql, companyId, id, [...new Set(input.queueIds)]);
+  });
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
   return presentWhatsapp(row, true);
+}
+
+/**
+ * POST /whatsapp/{id}/token: a new Messages API token for the connection, returned by this call only
+ * (the server keeps its keyed hash and last characters); the previous token stops working at once.
+ */
+export async function regenerateApiToken(ctx: AppContext, actor: RequestActor, id: number): Promise<WhatsappApiToken> {
+  const current = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
+  if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
+  const token = generateApiToken();
+  const tokenHint = apiTokenHint(token);
+  await repo.setApiToken(ctx.sql, actor.companyId, id, { hash: apiTokenHash(ctx.config.jwtSecret, token), hint: tokenHint });
+  emitUpdate(ctx, (await repo.findWhatsapp(ctx.sql, actor.companyId, id))!);
+  return { token, tokenHint };
 }
 
 /**

@@ -51,15 +51,16 @@ describe("whatsapp connections", () => {
     const otherQueue = await buildQueue(app.sql, other.companyId);
     expect((await api("POST", "/api/whatsapp", t.admin.token, { name: "Fila alheia", queueIds: [otherQueue] })).json().error).toBe("ERR_VALIDATION");
 
-    const res = await api("POST", "/api/whatsapp", t.admin.token, { name: "Atendimento", queueIds: [q1, q2], greetingMessage: "Olá!", token: "s3cret" });
+    const res = await api("POST", "/api/whatsapp", t.admin.token, { name: "Atendimento", queueIds: [q1, q2], greetingMessage: "Olá!" });
     expect(res.statusCode).toBe(200);
     const w = res.json();
     expect(w).toMatchObject({ name: "Atendimento", provider: "sandbox", isDefault: true, status: "qrcode", maxUseBotQueues: 3, expiresTicket: 0 });
     expect(w.qrcode).toMatch(/^SANDBOX-/);
     expect(w.queues.map((q: { id: number }) => q.id).sort()).toEqual([q1, q2].sort());
-    expect((await api("GET", `/api/whatsapp/${w.id}`, t.admin.token)).json().token).toBe("s3cret");
-    expect((await api("GET", `/api/whatsapp/${w.id}`, t.user.token)).json().token).toBeUndefined();
-    expect(JSON.stringify((await api("GET", "/api/whatsapp", t.admin.token)).json())).not.toContain("s3cret");
+    // no token until an admin generates one; only admins see its hint
+    expect((await api("GET", `/api/whatsapp/${w.id}`, t.admin.token)).json().tokenHint).toBe("");
+    expect((await api("GET", `/api/whatsapp/${w.id}`, t.user.token)).json().tokenHint).toBeUndefined();
+    expect((await api("POST", `/api/whatsapp/${w.id}/token`, t.user.token)).statusCode).toBe(403);
 
     // another company: not found everywhere
     expect((await api("GET", `/api/whatsapp/${w.id}`, other.admin.token)).json().error).toBe("ERR_NO_WAPP_FOUND");
@@ -69,7 +70,7 @@ describe("whatsapp connections", () => {
 
     // a partial update keeps the other fields; a second default takes the flag
     const upd = await api("PUT", `/api/whatsapp/${w.id}`, t.admin.token, { name: "Atendimento 2" });
-    expect(upd.json()).toMatchObject({ name: "Atendimento 2", greetingMessage: "Olá!", isDefault: true, token: "s3cret" });
+    expect(upd.json()).toMatchObject({ name: "Atendimento 2", greetingMessage: "Olá!", isDefault: true, tokenHint: "" });
     expect((await api("PUT", `/api/whatsapp/${w.id}`, t.admin.token, { greetingMessage: "" })).json().error).toBe("ERR_WAPP_GREETING_REQUIRED");
     const second = (await api("POST", "/api/whatsapp", t.admin.token, { name: "Segunda", isDefault: true })).json();
     expect(second.isDefault).toBe(true);
@@ -95,7 +96,7 @@ describe("whatsapp connections", () => {
     const w = (await api("GET", "/api/whatsapp", t.admin.token)).json()[0];
     const restarted = await api("PUT", `/api/whatsappsession/${w.id}`, t.admin.token);
     expect(restarted.json()).toMatchObject({ id: w.id, status: "qrcode" });
-    const scanned = await api("POST", `/api/sandbox/${w.id}/scan`, t.user.token);
+    const scanned = await api("POST", `/api/sandbox/${w.id}/scan`, t.admin.token);
     expect(scanned.json()).toEqual({ id: w.id, status: "CONNECTED", qrcode: "" });
     const until = Date.now() + 5000;
     while (!events.some((e) => e.session.status === "CONNECTED") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
@@ -112,21 +113,15 @@ describe("whatsapp connections", () => {
     expect(stopped.json()).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
   });
 
-  it("keeps one default (ERR_NO_OTHER_WHATSAPP), refuses a token another connection uses, and answers the spec's slashed route", async () => {
-    const mine = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Padrão", token: "token-compartilhado-1" })).json();
+  it("keeps one default (ERR_NO_OTHER_WHATSAPP) and answers the spec's slashed route", async () => {
+    const mine = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Padrão" })).json();
     expect(mine.isDefault).toBe(true);
     const off = await api("PUT", `/api/whatsapp/${mine.id}`, other.admin.token, { isDefault: false });
     expect(off.statusCode).toBe(400);
     expect(off.json().error).toBe("ERR_NO_OTHER_WHATSAPP");
     expect((await api("GET", `/api/whatsapp/${mine.id}`, other.admin.token)).json().isDefault).toBe(true);
 
-    // the Messages API finds a connection by its token alone: no other connection, of any company, may take it
-    const taken = await api("POST", "/api/whatsapp", t.admin.token, { name: "Copia", token: "token-compartilhado-1" });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toMatchObject({ error: "ERR_VALIDATION", fields: { token: "Already exists" } });
-    const free = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Outra", token: "token-livre-2" })).json();
-    expect((await api("PUT", `/api/whatsapp/${free.id}`, other.admin.token, { token: "token-compartilhado-1" })).json().fields).toEqual({ token: "Already exists" });
-    expect((await api("GET", `/api/whatsapp/${free.id}`, other.admin.token)).json().token).toBe("token-livre-2");
+    const free = (await api("POST", "/api/whatsapp", other.admin.token, { name: "Outra" })).json();
 
     const slashed = await api("GET", "/api/whatsapp/?session=0", other.admin.token);
     expect(slashed.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { can, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
+import { can, canVisit, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { PageHeading } from "../../components/page-heading";
@@ -29,6 +29,7 @@ export default function ConnectionsPage() {
   const mayAdd = can(me, "connections-page:addConnection");
   const mayAct = can(me, "connections-page:actionButtons");
   const mayEdit = can(me, "connections-page:editOrDeleteConnection");
+  const mayUsePhone = canVisit(me, me.company.plan, "/sandbox");
 
   const patch = (fn: (l: Whatsapp[]) => Whatsapp[]) => qc.setQueryData<Whatsapp[]>(connectionKeys.list, (old) => (old ? fn(old) : old));
   useSocketEvent<WhatsappEvent>(channel.whatsapp(me.companyId), (d) => {
@@ -110,6 +111,7 @@ export default function ConnectionsPage() {
                 connection={w}
                 mayAct={mayAct}
                 mayEdit={mayEdit}
+                mayUsePhone={mayUsePhone}
                 onShowQr={(c) => setQrId(c.id)}
                 onEdit={(c) => setModal({ open: true, connection: c })}
                 onDelete={setToDelete}

@@ -1,9 +1,7 @@
-import { useState } from "react";
 import { Box, Paper, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
 import { ApiDocs } from "./components/api-docs";
-import { ConnectionTokenPicker } from "./components/connection-token-picker";
 import { MediaTestForm } from "./components/media-test-form";
 import { TextTestForm } from "./components/text-test-form";
 
@@ -13,7 +11,6 @@ import { TextTestForm } from "./components/text-test-form";
  */
 export default function MessagesApiPage() {
   const { t } = useTranslation();
-  const [token, setToken] = useState("");
   return (
     <Box sx={{ display: "grid", gap: 2, maxWidth: 1400 }}>
       <PageHeading title={t("messagesApi.title")} />
@@ -28,9 +25,8 @@ export default function MessagesApiPage() {
               {t("messagesApi.test.subtitle")}
             </Typography>
           </Box>
-          <ConnectionTokenPicker onToken={setToken} />
-          <TextTestForm token={token} />
-          <MediaTestForm token={token} />
+          <TextTestForm />
+          <MediaTestForm />
         </Paper>
       </Box>
     </Box>

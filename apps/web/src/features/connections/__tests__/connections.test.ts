@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionStatus } from "@atende/shared";
 import { duplicatedNumbers } from "../duplicated-numbers";
-import { connectionFormSchema, EMPTY_FORM, generateToken, officialFormSchema, tabOf } from "../components/connection-form-schema";
+import { connectionFormSchema, EMPTY_FORM, officialFormSchema, tabOf } from "../components/connection-form-schema";
 
 const w = (status: SessionStatus, number: string) => ({ status, number, phoneNumberStr: number });
 
@@ -32,12 +32,6 @@ describe("connection form schema", () => {
   });
 
   it("maps fields to their tabs", () => {
-    expect([tabOf("name"), tabOf("greetingMessage"), tabOf("maxUseBotQueues"), tabOf("token")]).toEqual([0, 1, 2, 3]);
-  });
-
-  it("generates distinct alphanumeric tokens", () => {
-    const a = generateToken();
-    expect(a).toMatch(/^[A-Za-z0-9]{24,30}$/);
-    expect(generateToken()).not.toBe(a);
+    expect([tabOf("name"), tabOf("greetingMessage"), tabOf("maxUseBotQueues"), tabOf("promptId")]).toEqual([0, 1, 2, 3]);
   });
 });

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { Queue, Whatsapp, WhatsappInput, WhatsappSession, WhatsappUpdateInput } from "@atende/shared";
+import type { Queue, Whatsapp, WhatsappApiToken, WhatsappInput, WhatsappProviders, WhatsappSession, WhatsappUpdateInput } from "@atende/shared";
 import { api } from "../../../lib/api";
 
 export const connectionKeys = {
@@ -7,14 +7,19 @@ export const connectionKeys = {
   one: (id: number) => ["connections", "one", id] as const,
   queues: ["connections", "queues"] as const,
   prompts: ["connections", "prompts"] as const,
+  providers: ["connections", "providers"] as const,
 };
 
 export const connectionsQuery = () =>
   queryOptions({ queryKey: connectionKeys.list, queryFn: () => api<Whatsapp[]>("/whatsapp", { query: { session: 0 } }) });
 
-/** One connection with its token (admins only): fills the edit form. Always fresh. */
+/** One connection with its token hint (admins only): fills the edit form. Always fresh. */
 export const connectionQuery = (id: number) =>
   queryOptions({ queryKey: connectionKeys.one(id), queryFn: () => api<Whatsapp>(`/whatsapp/${id}`, { query: { session: 0 } }), staleTime: 0, gcTime: 0 });
+
+/** The connection types this server lets admins create (no sandbox in production unless enabled). */
+export const providersQuery = () =>
+  queryOptions({ queryKey: connectionKeys.providers, queryFn: () => api<WhatsappProviders>("/whatsapp/providers"), staleTime: 5 * 60_000 });
 
 export const queuesQuery = () => queryOptions({ queryKey: connectionKeys.queues, queryFn: () => api<Queue[]>("/queue"), staleTime: 60_000 });
 
@@ -42,6 +47,11 @@ export function createConnection(input: WhatsappInput): Promise<Whatsapp> {
 
 export function updateConnection(id: number, input: WhatsappUpdateInput): Promise<Whatsapp> {
   return api<Whatsapp>(`/whatsapp/${id}`, { method: "PUT", body: input });
+}
+
+/** A new Messages API token: this answer is the only time it is shown; the previous one stops working. */
+export function generateApiToken(id: number): Promise<WhatsappApiToken> {
+  return api<WhatsappApiToken>(`/whatsapp/${id}/token`, { method: "POST" });
 }
 
 export function deleteConnection(id: number): Promise<void> {

@@ -1,24 +1,29 @@
-import { Box, Button, FormControlLabel, FormHelperText, IconButton, InputAdornment, MenuItem, Switch, TextField, Tooltip } from "@mui/material";
-import AutorenewIcon from "@mui/icons-material/Autorenew";
-import ContentCopyIcon from "@mui/icons-material/ContentCopy";
+import { Box, FormControlLabel, FormHelperText, MenuItem, Switch, TextField } from "@mui/material";
 import type { Queue, WhatsappProvider } from "@atende/shared";
-import { Controller, type Control, type UseFormSetValue } from "react-hook-form";
+import { Controller, type Control } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
 import { QueueDot, queueOptions } from "../../../components/queue-options";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import type { PromptOption } from "../api/connections";
-import { generateToken, type ConnectionFormIn } from "./connection-form-schema";
+import { ApiTokenField } from "./api-token-field";
+import type { ConnectionFormIn } from "./connection-form-schema";
 import { ProviderLabel } from "./provider-label";
 
 type Ctl = { control: Control<ConnectionFormIn> };
 const toId = (v: unknown) => (v === "" || v === null || v === undefined ? null : Number(v));
 const toInt = (v: string) => (v === "" ? "" : Math.trunc(Number(v)));
-/** Providers a connection can be created with here; official numbers come from the official connections sync. */
-const CREATABLE: WhatsappProvider[] = ["baileys", "sandbox"];
-
-export function GeneralPanel({ control, queues, isNew, isOfficial }: Ctl & { queues: Queue[]; isNew: boolean; isOfficial: boolean }) {
+/**
+ * `providers`: the types this server lets admins create (GET /whatsapp/providers: no sandbox in
+ * production unless enabled); official numbers come from the official connections sync.
+ */
+export function GeneralPanel({
+  control,
+  queues,
+  isNew,
+  isOfficial,
+  providers,
+}: Ctl & { queues: Queue[]; isNew: boolean; isOfficial: boolean; providers: WhatsappProvider[] }) {
   const { t } = useTranslation();
   return (
     <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "3fr 2fr" }, gap: 2, alignItems: "start" }}>
@@ -45,7 +50,7 @@ export function GeneralPanel({ control, queues, isNew, isOfficial }: Ctl & { que
             helperText={isNew ? t(`connections.form.providerHelp.${field.value ?? "sandbox"}`) : undefined}
             slotProps={{ select: { SelectDisplayProps: { "data-testid": "connection-provider" } as object } }}
           >
-            {(isNew ? CREATABLE : [field.value ?? "sandbox"]).map((p) => (
+            {(isNew && providers.length ? providers : [field.value ?? "sandbox"]).map((p) => (
               <MenuItem key={p} value={p}>
                 <ProviderLabel provider={p} />
               </MenuItem>
@@ -187,7 +192,12 @@ export function AutomationPanel({ control }: Ctl) {
   );
 }
 
-export function IntegrationPanel({ control, setValue, prompts }: Ctl & { setValue: UseFormSetValue<ConnectionFormIn>; prompts: PromptOption[] | null }) {
+export function IntegrationPanel({
+  control,
+  prompts,
+  connectionId,
+  tokenHint,
+}: Ctl & { prompts: PromptOption[] | null; connectionId: number | null; tokenHint: string }) {
   const { t } = useTranslation();
   return (
     <Box sx={{ display: "grid", gap: 2 }}>
@@ -211,50 +221,7 @@ export function IntegrationPanel({ control, setValue, prompts }: Ctl & { setValu
           )}
         />
       )}
-      <Controller
-        control={control}
-        name="token"
-        render={({ field, fieldState }) => (
-          <TextField
-            label={t("connections.form.token")}
-            value={field.value ?? ""}
-            onChange={(e) => field.onChange(e.target.value.trim())}
-            error={!!fieldState.error}
-            helperText={formMessage(fieldState.error?.message) ?? t("connections.form.tokenHelp")}
-            slotProps={{
-              htmlInput: { "data-testid": "connection-token", spellCheck: false, style: { fontFamily: "monospace" } },
-              input: {
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <Tooltip title={t("connections.form.copyToken")}>
-                      <span>
-                        <IconButton
-                          aria-label={t("connections.form.copyToken")}
-                          disabled={!field.value}
-                          onClick={() => {
-                            void navigator.clipboard
-                              ?.writeText(field.value ?? "")
-                              .then(() => toast.success(t("connections.form.tokenCopied"), { autoClose: 2000 }))
-                              .catch(() => undefined);
-                          }}
-                          data-testid="copy-token"
-                        >
-                          <ContentCopyIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-        )}
-      />
-      <Box>
-        <Button startIcon={<AutorenewIcon />} variant="outlined" onClick={() => setValue("token", generateToken(), { shouldDirty: true })} data-testid="generate-token">
-          {t("connections.form.generateToken")}
-        </Button>
-      </Box>
+      <ApiTokenField connectionId={connectionId} tokenHint={tokenHint} />
     </Box>
   );
 }

@@ -32,7 +32,6 @@ export const EMPTY_FORM: ConnectionFormIn = {
   timeUseBotQueues: 0,
   maxUseBotQueues: LIMITS.maxUseBotQueuesDefault,
   promptId: null,
-  token: "",
 };
 
 export function formFromConnection(w: Whatsapp): ConnectionFormIn {
@@ -51,7 +50,6 @@ export function formFromConnection(w: Whatsapp): ConnectionFormIn {
     timeUseBotQueues: w.timeUseBotQueues,
     maxUseBotQueues: w.maxUseBotQueues,
     promptId: w.promptId,
-    token: w.token ?? "",
   };
 }
 
@@ -62,20 +60,10 @@ export const TAB_FIELDS: Record<TabName, FormField[]> = {
   general: ["name", "provider", "isDefault", "queueIds", "transferQueueId"],
   messages: ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage"],
   automation: ["expiresTicket", "expiresInactiveMessage", "timeUseBotQueues", "maxUseBotQueues"],
-  integration: ["promptId", "token"],
+  integration: ["promptId"],
 };
 
 export function tabOf(field: string): number {
   const i = TABS.findIndex((tab) => (TAB_FIELDS[tab] as string[]).includes(field));
   return i < 0 ? 0 : i;
-}
-
-/** A random API token for the external messages API (30 letters and digits). */
-export function generateToken(): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  const bytes = crypto.getRandomValues(new Uint8Array(30));
-  // 248 is the largest multiple of 62 under 256: rejecting above it keeps every character equally likely.
-  let out = "";
-  for (const b of bytes) if (b < 248) out += alphabet[b % 62];
-  return out.length >= 24 ? out : generateToken();
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Badge, Box, Button, CircularProgress, DialogActions, DialogContent, DialogTitle, Tab, Tabs } from "@mui/material";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
-import { connectionKeys, createConnection, promptsQuery, queuesQuery, updateConnection } from "../api/connections";
+import { connectionKeys, createConnection, promptsQuery, providersQuery, queuesQuery, updateConnection } from "../api/connections";
 import { AutomationPanel, GeneralPanel, IntegrationPanel, MessagesPanel } from "./connection-form-panels";
 import {
   connectionFormSchema,
@@ -24,7 +24,7 @@ import {
 } from "./connection-form-schema";
 
 interface Props {
-  /** The connection as GET /whatsapp/{id} answers it (with its token); null adds one. */
+  /** The connection as GET /whatsapp/{id} answers it (with its token hint); null adds one. */
   connection: Whatsapp | null;
   onClose(): void;
   onCreated?(w: Whatsapp): void;
@@ -39,10 +39,16 @@ export function ConnectionForm({ connection, onClose, onCreated }: Props) {
   const queues = useQuery(queuesQuery());
   // GET /prompt exists only where AI prompts are installed and allowed: a failure hides the choice.
   const prompts = useQuery(promptsQuery());
-  const { control, handleSubmit, setError, setValue, formState } = useForm<ConnectionFormIn, unknown, ConnectionFormOut>({
+  const { control, handleSubmit, setError, setValue, getValues, formState } = useForm<ConnectionFormIn, unknown, ConnectionFormOut>({
     resolver: zodResolver(isOfficial ? officialFormSchema : connectionFormSchema) as Resolver<ConnectionFormIn, unknown, ConnectionFormOut>,
     defaultValues: connection ? formFromConnection(connection) : EMPTY_FORM,
   });
+  const providers = useQuery(providersQuery()).data?.providers;
+  // A new connection starts on a type this server offers (no sandbox in production unless enabled).
+  useEffect(() => {
+    const first = providers?.[0];
+    if (!connection && first && !providers.includes(getValues("provider") ?? "sandbox")) setValue("provider", first);
+  }, [connection, providers, getValues, setValue]);
 
   const showFirstError = (errors: FieldErrors<ConnectionFormIn>) => {
     const first = TABS.flatMap((name) => TAB_FIELDS[name]).find((f) => errors[f]);
@@ -109,10 +115,15 @@ export function ConnectionForm({ connection, onClose, onCreated }: Props) {
       </Tabs>
       {/* One height for every tab, so the dialog does not jump while switching. */}
       <DialogContent sx={{ height: { sm: 480 }, pt: "20px !important" }}>
-        {tab === 0 && <GeneralPanel control={control} queues={queues.data ?? []} isNew={!connection} isOfficial={isOfficial} />}
+        {tab === 0 && <GeneralPanel control={control} queues={queues.data ?? []} isNew={!connection} isOfficial={isOfficial} providers={providers ?? []} />}
         {tab === 1 && <MessagesPanel control={control} />}
         {tab === 2 && <AutomationPanel control={control} />}
-        {tab === 3 && <IntegrationPanel control={control} setValue={setValue} prompts={prompts.isSuccess ? prompts.data : null} />}
+        {tab === 3 && <IntegrationPanel
+            control={control}
+            prompts={prompts.isSuccess ? prompts.data : null}
+            connectionId={connection?.id ?? null}
+            tokenHint={connection?.tokenHint ?? ""}
+          />}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>

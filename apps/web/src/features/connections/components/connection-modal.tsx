@@ -16,7 +16,7 @@ interface Props {
 
 /**
  * Add or edit a connection. Editing reads the connection again (GET /whatsapp/{id}) because only that
- * answer carries the token; the form mounts once the data is there, so it always starts from it.
+ * answer carries the token hint; the form mounts once the data is there, so it always starts from it.
  */
 export function ConnectionModal({ open, connection, onClose, onCreated }: Props) {
   const id = connection?.id ?? 0;

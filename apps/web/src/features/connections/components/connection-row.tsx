@@ -14,13 +14,15 @@ interface Props {
   connection: Whatsapp;
   mayAct: boolean;
   mayEdit: boolean;
+  /** The sandbox test phone is for admins (ROUTE_GATES "/sandbox"). */
+  mayUsePhone: boolean;
   onShowQr(w: Whatsapp): void;
   onEdit(w: Whatsapp): void;
   onDelete(w: Whatsapp): void;
 }
 
 /** One connection of the table (spec 1-core §2): name, kind, number, status, session buttons, last update, default, actions. */
-export function ConnectionRow({ connection: w, mayAct, mayEdit, onShowQr, onEdit, onDelete }: Props) {
+export function ConnectionRow({ connection: w, mayAct, mayEdit, mayUsePhone, onShowQr, onEdit, onDelete }: Props) {
   const { t } = useTranslation();
   return (
     <TableRow hover data-testid="connection-row" data-connection-id={w.id}>
@@ -53,7 +55,7 @@ export function ConnectionRow({ connection: w, mayAct, mayEdit, onShowQr, onEdit
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
         <Box sx={{ display: "inline-flex" }}>
-          {w.provider === "sandbox" && (
+          {w.provider === "sandbox" && mayUsePhone && (
             <Tooltip title={t("connections.openPhone")}>
               <IconButton size="small" component="a" href={`/sandbox/${w.id}`} target="_blank" rel="noopener" aria-label={t("connections.openPhone")} data-testid="open-phone">
                 <PhoneIphoneIcon fontSize="small" />

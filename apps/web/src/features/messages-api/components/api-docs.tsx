@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { EXTERNAL_API_RATE_PER_MINUTE } from "@atende/shared";
+import { EXTERNAL_API_BAD_TOKENS_PER_MINUTE, EXTERNAL_API_RATE_PER_MINUTE } from "@atende/shared";
 import { API_BASE } from "../../../lib/api";
 import { SEND_PATH } from "../api/send-message";
 import { CodeBlock } from "./code-block";
@@ -120,7 +120,7 @@ export function ApiDocs() {
         <Typography variant="body2">{t("messagesApi.docs.responseText")}</Typography>
         <CodeBlock label={t("messagesApi.docs.responseTitle")} code={response} />
         <Typography variant="body2" color="text.secondary">
-          {t("messagesApi.docs.limits", { count: EXTERNAL_API_RATE_PER_MINUTE })}
+          {t("messagesApi.docs.limits", { count: EXTERNAL_API_RATE_PER_MINUTE, bad: EXTERNAL_API_BAD_TOKENS_PER_MINUTE })}
         </Typography>
       </Section>
       <Section title={t("messagesApi.docs.errorsTitle")}>

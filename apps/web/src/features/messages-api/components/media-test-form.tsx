@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Button, FormHelperText, Typography } from "@mui/material";
@@ -21,23 +21,20 @@ type In = z.input<typeof schema>;
 type Out = z.output<typeof schema>;
 
 /** Test form for a file (multipart, field `medias`): token, number, file and an optional caption. */
-export function MediaTestForm({ token }: { token: string }) {
+export function MediaTestForm() {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const { outcome, run } = useSendOutcome();
-  const { control, handleSubmit, setValue, formState } = useForm<In, unknown, Out>({
+  const { control, handleSubmit, formState } = useForm<In, unknown, Out>({
     resolver: zodResolver(schema),
     defaultValues: { token: "", number: "", body: "", file: null },
   });
-  useEffect(() => {
-    if (token) setValue("token", token, { shouldValidate: true });
-  }, [token, setValue]);
 
   const submit = handleSubmit((v) => run(() => sendMedia(v.token, { number: v.number, body: v.body, files: v.file ? [v.file] : [] })));
 
   return (
     <TestFormFrame title={t("messagesApi.test.mediaTitle")} testId="media-test-form" onSubmit={submit} submitting={formState.isSubmitting} outcome={outcome}>
-      <FormTextField control={control} name="token" label={t("messagesApi.test.token")} size="small" required autoComplete="off" />
+      <FormTextField control={control} name="token" label={t("messagesApi.test.token")} size="small" required autoComplete="off" helperText={t("messagesApi.test.tokenHelp")} />
       <FormTextField control={control} name="number" label={t("messagesApi.test.number")} size="small" required helperText={t("messagesApi.test.numberHelp")} inputMode="tel" />
       <Controller
         control={control}

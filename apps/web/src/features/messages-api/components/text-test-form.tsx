@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslation } from "react-i18next";
@@ -16,19 +15,16 @@ const schema = z.object({
 type Values = z.infer<typeof schema>;
 
 /** Test form for a text message: token, number, body; calls the public endpoint and shows its answer. */
-export function TextTestForm({ token }: { token: string }) {
+export function TextTestForm() {
   const { t } = useTranslation();
   const { outcome, run } = useSendOutcome();
-  const { control, handleSubmit, setValue, formState } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { token: "", number: "", body: "" } });
-  useEffect(() => {
-    if (token) setValue("token", token, { shouldValidate: true });
-  }, [token, setValue]);
+  const { control, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { token: "", number: "", body: "" } });
 
   const submit = handleSubmit((v) => run(() => sendText(v.token, { number: v.number, body: v.body })));
 
   return (
     <TestFormFrame title={t("messagesApi.test.textTitle")} testId="text-test-form" onSubmit={submit} submitting={formState.isSubmitting} outcome={outcome}>
-      <FormTextField control={control} name="token" label={t("messagesApi.test.token")} size="small" required autoComplete="off" />
+      <FormTextField control={control} name="token" label={t("messagesApi.test.token")} size="small" required autoComplete="off" helperText={t("messagesApi.test.tokenHelp")} />
       <FormTextField control={control} name="number" label={t("messagesApi.test.number")} size="small" required helperText={t("messagesApi.test.numberHelp")} inputMode="tel" />
       <FormTextField control={control} name="body" label={t("messagesApi.test.body")} size="small" required multiline minRows={3} />
     </TestFormFrame>

@@ -1,3 +1,4 @@
+import { isInlineMediaType } from "@atende/shared";
 import { api, API_BASE, ApiError, getToken, refreshSession } from "../../../lib/api";
 import type { Message, MessageSendResponse, MessagesPage } from "../types";
 
@@ -39,5 +40,7 @@ export async function fetchMediaBlob(messageId: number, signal?: AbortSignal): P
   let res = await get();
   if ((res.status === 401 || res.status === 403) && (await refreshSession())) res = await get();
   if (!res.ok) throw new ApiError(res.status, {});
-  return res.blob();
+  const blob = await res.blob();
+  // a blob: URL is a document of this origin when opened: a type the server would not show inline (SVG, HTML...) stays opaque
+  return isInlineMediaType(blob.type) ? blob : new Blob([blob], { type: "application/octet-stream" });
 }
