@@ -81,6 +81,7 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/ticket-tags/:ticketId/:tagId": { params: { ticketId: id("ticketId"), tagId: id("tagId") } },
   "/api/ticket-tags/:ticketId": { params: { ticketId: id("ticketId") } },
   "/api/whatsapp/:id": { params: { id: id("whatsappId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/whatsapp/:id/token": { params: { id: id("whatsappId") }, body: { POST: () => ({}) } },
   "/api/whatsappsession/:id": { params: { id: id("whatsappId") }, body: { POST: () => ({}) } },
   "/api/sandbox/:whatsappId/scan": { params: { whatsappId: id("whatsappId") } },
   "/api/sandbox/:whatsappId/inbound": { params: { whatsappId: id("whatsappId") }, body: { POST: () => ({ number: "5511988887777", body: "hi" }) } },
