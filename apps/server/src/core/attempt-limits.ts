@@ -19,7 +19,8 @@ export function attemptLimits(app: FastifyInstance, limits: AttemptLimit[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     for (const limit of checks) {
       const result = await limit.check(request);
-      if (result.isAllowed) continue;
+      // isAllowed means "on the allow list"; isExceeded is the verdict.
+      if (result.isAllowed || !result.isExceeded) continue;
       request.log.warn({ limit: limit.name, ip: request.ip }, "attempt limit reached");
       void reply.header("retry-after", String(result.ttlInSeconds));
       throw new AppError("ERR_TOO_MANY_REQUESTS", "Muitas tentativas. Aguarde e tente novamente.");

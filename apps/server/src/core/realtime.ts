@@ -101,6 +101,8 @@ export class Realtime {
     socket.on(CLIENT_EVENTS.authToken, (token: unknown, ack?: unknown) => {
       void this.reauthenticate(socket, typeof token === "string" ? token : null).then((answer) => {
         if (typeof ack === "function") ack(answer);
+        // After the answer, so the client learns why.
+        if ("error" in answer) socket.disconnect(true);
       });
     });
     socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
@@ -123,7 +125,7 @@ export class Realtime {
     socket.data.expiryTimer = setTimeout(() => socket.disconnect(true), ms);
   }
 
-  /** A refreshed token for the same user and session extends the socket; anything else closes it. */
+  /** A refreshed token for the same user and session extends the socket; anything else is refused (and the socket closed). */
   private async reauthenticate(socket: SocketWithActor, token: string | null): Promise<{ ok: true } | { error: ErrorCode }> {
     const current = socket.data.actor;
     try {
@@ -136,7 +138,6 @@ export class Realtime {
     } catch (err) {
       const code = err instanceof AppError ? err.code : "ERR_INTERNAL";
       if (!(err instanceof AppError)) this.log.error({ err, socketId: socket.id, userId: current.id }, "socket re-authentication failed");
-      socket.disconnect(true);
       return { error: code };
     }
   }
