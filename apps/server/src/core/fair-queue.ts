@@ -12,15 +12,17 @@ interface Job {
 }
 
 /**
- * Runs at most `concurrency` jobs at once, taking waiting jobs round-robin by key (a client
- * address), so one flooding key waits behind itself and a newcomer waits for at most one job of
- * each other key. A key may hold `perKey` jobs (running or waiting) and the queue `maxWaiting`
+ * Runs at most `concurrency` jobs at once, taking next the waiting key served least (round robin
+ * by key, a client address), so one flooding key waits behind itself and a newcomer waits for at
+ * most about one job of each other busy key. A key may hold `perKey` jobs (running or waiting) and the queue `maxWaiting`
  * jobs in all; beyond that a job is refused at once (QueueFullError) instead of waiting for seconds.
  * p-limit and p-queue have no per-key fairness or per-key cap, hence these few lines.
  */
 export class FairQueue {
   private readonly waiting = new Map<string, Job[]>();
   private readonly held = new Map<string, number>();
+  /** Jobs started per key while it has work held: the key served least goes next. */
+  private readonly served = new Map<string, number>();
   private waitingCount = 0;
   private running = 0;
 
@@ -41,13 +43,24 @@ export class FairQueue {
     });
   }
 
+  /** The waiting key served least so far (the oldest such key on a tie). */
+  private fairestKey(): string {
+    let best = "";
+    let bestServed = Infinity;
+    for (const key of this.waiting.keys()) {
+      const n = this.served.get(key) ?? 0;
+      if (n < bestServed) [best, bestServed] = [key, n];
+    }
+    return best;
+  }
+
   private next(): void {
     while (this.running < this.opts.concurrency && this.waitingCount > 0) {
-      // Map keeps insertion order: take the first key's oldest job, then send the key to the back.
-      const [key, jobs] = this.waiting.entries().next().value as [string, Job[]];
+      const key = this.fairestKey();
+      const jobs = this.waiting.get(key) as Job[];
       const job = jobs.shift() as Job;
-      this.waiting.delete(key);
-      if (jobs.length) this.waiting.set(key, jobs);
+      if (!jobs.length) this.waiting.delete(key);
+      this.served.set(key, (this.served.get(key) ?? 0) + 1);
       this.waitingCount--;
       this.running++;
       job
@@ -57,7 +70,10 @@ export class FairQueue {
           this.running--;
           const left = (this.held.get(key) ?? 1) - 1;
           if (left > 0) this.held.set(key, left);
-          else this.held.delete(key);
+          else {
+            this.held.delete(key);
+            this.served.delete(key);
+          }
           this.next();
         });
     }
