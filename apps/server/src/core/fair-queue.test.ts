@@ -40,18 +40,36 @@ describe("FairQueue", () => {
     await Promise.all(all);
   });
 
-  it("refuses at once beyond the per-key share and the waiting cap, but never uncapped work", async () => {
+  it("refuses at once beyond the per-key share; when full, a newcomer displaces the busiest key's oldest waiting job", async () => {
     const q = new FairQueue({ concurrency: 1, perKey: 2, maxWaiting: 3 });
     const started: string[] = [];
     const jobs = Array.from({ length: 6 }, (_, i) => gate(started, `j${i}`));
-    const a = [q.run("a", jobs[0]!.run), q.run("a", jobs[1]!.run)];
+    const a0 = q.run("a", jobs[0]!.run); // runs
+    const a1 = q.run("a", jobs[1]!.run); // waits
     await expect(q.run("a", jobs[2]!.run)).rejects.toBeInstanceOf(QueueFullError);
-    const b = [q.run("b", jobs[3]!.run), q.run("c", jobs[4]!.run)];
-    await expect(q.run("d", jobs[5]!.run)).rejects.toBeInstanceOf(QueueFullError);
+    const b = q.run("b", jobs[3]!.run);
+    const c = q.run("c", jobs[4]!.run); // three waiting now: a1, b, c
+    const d = q.run("d", jobs[5]!.run); // a newcomer: a1 ("a" holds most) is displaced
+    await expect(a1).rejects.toBeInstanceOf(QueueFullError);
+    await expect(q.run("d", async () => 0)).rejects.toBeInstanceOf(QueueFullError); // "d" holds one already and the queue is full
     const trusted = q.run("local", async () => "done", false);
     jobs.forEach((j) => j.release());
-    await Promise.all([...a, ...b]);
+    await Promise.all([a0, b, c, d]);
     await expect(trusted).resolves.toBe("done");
+    expect(started).not.toContain("j1");
+  });
+
+  it("among keys served alike, takes the one that arrived last (a burst does not bury a later newcomer)", async () => {
+    const q = new FairQueue({ concurrency: 1, perKey: 2, maxWaiting: 10 });
+    const started: string[] = [];
+    const jobs = ["k1", "k2", "k3", "k4", "late"].map((n) => gate(started, n));
+    const all = jobs.map((j, i) => q.run(i === 4 ? "late" : `k${i + 1}`, j.run));
+    await tick();
+    jobs[0]!.release();
+    await tick();
+    expect(started).toEqual(["k1", "late"]);
+    jobs.forEach((j) => j.release());
+    await Promise.all(all);
   });
 
   it("passes a job's failure to its caller and keeps going", async () => {
