@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildCompany, buildUser, createTestApp, type TestApp } from "../../test/helper.js";
 
@@ -97,5 +97,30 @@ describe("socket cap and online flag", () => {
     b.close();
     await sleep(300);
     expect(await online()).toBe(false);
+  });
+});
+
+describe("userStatus", () => {
+  it("logs a failed update instead of leaving an unhandled rejection", async () => {
+    const user = await freshUser();
+    const { token } = await loginWithCookie(user.email);
+    const socket = await open(token);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const logged = vi.spyOn(app.app.log, "error");
+    const exec = vi.spyOn(app.ctx.sql, "exec").mockRejectedValueOnce(new Error("database unavailable"));
+    try {
+      socket.emit("userStatus");
+      await vi.waitFor(() => expect(logged).toHaveBeenCalled());
+      await sleep(50);
+      expect(logged.mock.calls[0]?.[0]).toMatchObject({ userId: user.id });
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      exec.mockRestore();
+      logged.mockRestore();
+      socket.close();
+    }
   });
 });
