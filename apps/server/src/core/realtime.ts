@@ -22,7 +22,7 @@ export const rooms = {
   supers: () => "supers",
 };
 
-export type SocketWithActor = Socket & { data: { actor: RequestActor; expiresAt: number; expiryTimer?: NodeJS.Timeout } };
+export type SocketWithActor = Socket & { data: { actor: RequestActor; expiresAt: number } };
 type ConnectionHandler = (socket: SocketWithActor) => void;
 
 /** A handshake refusal the client reads as `err.message` (the code) and `err.data`. */
@@ -47,6 +47,8 @@ export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
   private redisClients: { quit(): Promise<unknown> }[] = [];
+  // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
+  private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
   constructor(
     httpServer: HttpServer,
@@ -112,7 +114,7 @@ export class Realtime {
         .catch((err: unknown) => this.log.error({ err, userId: actor.id, companyId: actor.companyId }, "userStatus: could not mark the user online"));
     });
     socket.on("disconnect", () => {
-      clearTimeout(socket.data.expiryTimer);
+      clearTimeout(this.expiryTimers.get(socket));
       void this.markOfflineIfLastSocket(actor);
     });
     for (const handler of this.handlers) handler(socket);
@@ -120,9 +122,9 @@ export class Realtime {
 
   /** Closes the socket when its access token expires, unless a refreshed token arrived first. */
   private scheduleExpiry(socket: SocketWithActor): void {
-    clearTimeout(socket.data.expiryTimer);
+    clearTimeout(this.expiryTimers.get(socket));
     const ms = Math.max(0, socket.data.expiresAt * 1000 - Date.now());
-    socket.data.expiryTimer = setTimeout(() => socket.disconnect(true), ms);
+    this.expiryTimers.set(socket, setTimeout(() => socket.disconnect(true), ms));
   }
 
   /** A refreshed token for the same user and session extends the socket; anything else is refused (and the socket closed). */
