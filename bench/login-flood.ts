@@ -10,8 +10,9 @@
  *
  * It starts the real server (trustProxy on, as behind a reverse proxy) on a fresh database with the
  * platform company and one real user, times one real login on a quiet server, then fires the bogus
- * logins (unknown e-mails, so each costs a full scrypt like a wrong password) and, 50 ms later and
- * every 200 ms after, a real login from an address of its own. It prints the real logins' times and
+ * logins (unknown e-mails, so each costs a full scrypt like a wrong password) and real logins
+ * starting 50 ms later and every 200 ms after (each on its own schedule), each from an address of
+ * its own. It prints the real logins' times and
  * what the flood got back (401 = hashed and refused, 429 = stopped early).
  */
 import { rm } from "node:fs/promises";
@@ -76,12 +77,13 @@ async function main() {
     const flood = Array.from({ length: BOGUS }, (_, i) =>
       login(`nobody${i}@flood.test`, "wrong-password", `198.51.${Math.floor((i % ADDRESSES) / 250)}.${(i % ADDRESSES) % 250}`),
     );
-    const real: { status: number; ms: number }[] = [];
-    await sleep(50);
-    for (let i = 0; i < REAL; i++) {
-      real.push(await login(ADMIN.email, ADMIN.password, `203.0.113.${10 + i}`));
-      await sleep(200);
-    }
+    // Each real login starts on its own schedule (50 ms, 250 ms, ...), not after the previous one ends.
+    const real = await Promise.all(
+      Array.from({ length: REAL }, async (_, i) => {
+        await sleep(50 + i * 200);
+        return login(ADMIN.email, ADMIN.password, `203.0.113.${10 + i}`);
+      }),
+    );
     const results = await Promise.all(flood);
     const floodMs = performance.now() - floodStart;
 
