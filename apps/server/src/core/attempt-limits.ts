@@ -7,6 +7,8 @@ export interface AttemptLimit {
   max: number;
   timeWindow: string;
   key: (request: FastifyRequest) => string;
+  /** Counts only the requests this accepts (all when absent). */
+  applies?: (request: FastifyRequest) => boolean;
 }
 
 /**
@@ -18,6 +20,7 @@ export function attemptLimits(app: FastifyInstance, limits: AttemptLimit[]) {
   const checks = limits.map((l) => ({ ...l, check: app.createRateLimit({ max: l.max, timeWindow: l.timeWindow, keyGenerator: l.key }) }));
   return async (request: FastifyRequest, reply: FastifyReply) => {
     for (const limit of checks) {
+      if (limit.applies && !limit.applies(request)) continue;
       const result = await limit.check(request);
       // isAllowed means "on the allow list"; isExceeded is the verdict.
       if (result.isAllowed || !result.isExceeded) continue;

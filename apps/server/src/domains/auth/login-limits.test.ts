@@ -41,4 +41,18 @@ describe("login and reset floods", () => {
     }
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
   });
+
+  it("limits guesses of one's current password: 10 a minute per user", async () => {
+    const user = await buildUser(app.sql, await buildCompany(app.sql));
+    const token = await app.login(user.email);
+    const codes: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await app.api("PUT", `/api/users/${user.id}`, { token, body: { password: "outrasenha", currentPassword: `guess${i}xx` } });
+      codes.push(res.json().error);
+    }
+    expect(codes.slice(0, 10).every((c) => c === "ERR_INVALID_CURRENT_PASSWORD")).toBe(true);
+    expect(codes[10]).toBe("ERR_TOO_MANY_REQUESTS");
+    // Other edits are not counted.
+    expect((await app.api("PUT", `/api/users/${user.id}`, { token, body: { name: "Still Editable" } })).statusCode).toBe(200);
+  });
 });
