@@ -24,10 +24,11 @@ export const authRoutes: Domain = (api, ctx) => {
     "/auth/login",
     {
       config: { public: true },
-      // Per address (a flood from one place), per address and e-mail (guessing one account without
-      // locking a shared office address out), and per e-mail (guessing one account from many places).
+      // Per address (a flood from one place; generous, as a whole office may share one address), per
+      // address and e-mail (guessing one account without locking that office out), and per e-mail
+      // (guessing one account from many places).
       preHandler: attemptLimits(api, [
-        { name: "login-address", max: 30, timeWindow: "1 minute", key: (req) => req.ip },
+        { name: "login-address", max: 60, timeWindow: "1 minute", key: (req) => req.ip },
         { name: "login-address-email", max: 10, timeWindow: "1 minute", key: (req) => `${req.ip}:${emailOf(req.body)}` },
         { name: "login-email", max: 30, timeWindow: "1 minute", key: (req) => emailOf(req.body) },
       ]),
