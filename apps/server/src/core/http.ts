@@ -92,7 +92,7 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
     if (config?.public || !request.routeOptions.url) return;
     const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request));
     request.actor = actor;
-    if (actor.sessionId) activity.touch(actor.sessionId);
+    if (actor.sessionId) activity.touch(actor.companyId, actor.sessionId);
     const gate = config?.gate;
     if (gate && !passesGate(actor, actor.plan, gate)) {
       const planOnly = gate.planFlag && !actor.plan[gate.planFlag] && passesGate(actor, actor.plan, { ...gate, planFlag: undefined });

@@ -59,11 +59,11 @@ export class SessionActivity {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  touch(sessionId: string): void {
+  touch(companyId: number, sessionId: string): void {
     this.touched
       .get(sessionId, async () => {
-        await this.sql.exec("UPDATE sessions SET last_seen_at = now() WHERE id = $1", [sessionId]);
+        await this.sql.exec("UPDATE sessions SET last_seen_at = now() WHERE company_id = $1 AND id = $2", [companyId, sessionId]);
       })
-      .catch((err: unknown) => this.log.warn({ err, sessionId }, "could not record session activity"));
+      .catch((err: unknown) => this.log.warn({ err, companyId, sessionId }, "could not record session activity"));
   }
 }
