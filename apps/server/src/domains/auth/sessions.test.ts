@@ -108,6 +108,16 @@ describe("a session ends everywhere at once", () => {
     expect((await me(second)).statusCode).toBe(200);
   });
 
+  it("an ended session's refresh token no longer works", async () => {
+    const { user } = await loggedInUser();
+    const first = await app.api("POST", "/api/auth/login", { body: { email: user.email, password: "secret123" }, headers: { "x-forwarded-for": "10.200.0.1" } });
+    const cookie = `jrt=${first.cookies.find((c) => c.name === "jrt")!.value}`;
+    await app.login(user.email);
+    const refreshed = await app.api("POST", "/api/auth/refresh_token", { headers: { cookie } });
+    expect(refreshed.statusCode).toBe(401);
+    expect(refreshed.json().error).toBe("ERR_SESSION_EXPIRED");
+  });
+
   it("on a password reset", async () => {
     const { companyId, user, token } = await loggedInUser();
     const { closed } = await openSocket(token);

@@ -124,8 +124,10 @@ export async function updateCompany(ctx: AppContext, actor: RequestActor, id: nu
           const newEmail = email && email !== current.email && owner.email === current.email ? email : undefined;
           if (newEmail && (await usersRepo.emailTaken(sql, newEmail, owner.id))) throw emailTaken();
           await usersRepo.updateUser(sql, id, owner.id, { email: newEmail, passwordHash });
-          if (passwordHash && owner.id !== actor.id) {
-            ended = await revokeSessions(sql, { companyId: id, userId: owner.id }, "password_changed");
+          if (passwordHash) {
+            // As for any new password: the owner's sessions end, except the one making the change.
+            const exceptSessionId = owner.id === actor.id ? actor.sessionId : undefined;
+            ended = await revokeSessions(sql, { companyId: id, userId: owner.id, exceptSessionId }, "password_changed");
           }
         }
       }
