@@ -130,3 +130,24 @@ test("the profile dialog edits the user's own name", async ({ page }) => {
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("greeting")).toContainText("Olá Ulisses Renomeado");
 });
+
+test("changing one's own password in the profile dialog asks for the current one", async ({ page }) => {
+  const t = await createTenant();
+  await login(page, t.user.email);
+  await page.getByRole("button", { name: "Minha conta" }).click();
+  await page.getByRole("menuitem", { name: "Perfil" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Nova senha").fill("novasenha1");
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(dialog.getByText("Required")).toBeVisible();
+  await dialog.getByLabel("Senha atual").fill("errada123");
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(page.getByText("A senha atual está incorreta.")).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Senha atual").fill("secret123");
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(dialog).toBeHidden();
+  // The session that changed the password goes on.
+  await page.reload();
+  await expect(page.getByTestId("greeting")).toBeVisible();
+});

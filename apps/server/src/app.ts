@@ -12,6 +12,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./core/context.js";
 import { registerAuthHooks, registerErrorHandler } from "./core/http.js";
 import { Jobs } from "./core/jobs.js";
+import { loggerOptions } from "./core/log-redaction.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
@@ -33,7 +34,7 @@ export type App = FastifyInstance;
 
 export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: string): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
     // Only behind a known reverse proxy may X-Forwarded-For decide the client address (rate limits).
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
@@ -51,7 +52,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
 
   const sql = new Sql(pool);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
-  const realtime = new Realtime(app.server, sql, tokens);
+  const realtime = new Realtime(app.server, sql, tokens, app.log);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
   const jobs = new Jobs(databaseUrl, config.runJobs);
   const ctx: AppContext = { config, sql, realtime, jobs, tokens };

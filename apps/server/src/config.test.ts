@@ -1,22 +1,64 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.js";
+import { assertDatabaseChoice, ConfigError, loadConfig } from "./config.js";
+
+const tempDir = () => mkdtempSync(path.join(tmpdir(), "atende-config-"));
+
+describe("configuration", () => {
+  it("gives a development installation without JWT_SECRET its own random secret, kept in DATA_DIR/secret (0600)", () => {
+    const dir = tempDir();
+    const first = loadConfig({ NODE_ENV: "development", DATA_DIR: dir });
+    const file = path.join(dir, "secret");
+    expect(first.jwtSecret).not.toBe("development-only-jwt-secret-change-me");
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, "utf8").trim()).toBe(first.jwtSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ NODE_ENV: "development", DATA_DIR: dir }).jwtSecret).toBe(first.jwtSecret);
+    expect(loadConfig({ NODE_ENV: "development", DATA_DIR: tempDir() }).jwtSecret).not.toBe(first.jwtSecret);
+  });
+
+  it("binds a development server to 127.0.0.1 unless HOST says otherwise", () => {
+    const dir = tempDir();
+    expect(loadConfig({ NODE_ENV: "development", DATA_DIR: dir }).host).toBe("127.0.0.1");
+    expect(loadConfig({ NODE_ENV: "development", DATA_DIR: dir, HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
+  it("requires JWT_SECRET of 32+ characters in production", () => {
+    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password" };
+    expect(() => loadConfig(prod)).toThrow(ConfigError);
+    expect(() => loadConfig({ ...prod, JWT_SECRET: "short" })).toThrow(ConfigError);
+    expect(loadConfig({ ...prod, JWT_SECRET: "x".repeat(32) }).jwtSecret).toBe("x".repeat(32));
+  });
+
+  it("refuses the embedded database in production unless explicitly allowed", () => {
+    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40) };
+    expect(() => assertDatabaseChoice(loadConfig(prod))).toThrow(/DATABASE_URL must be set in production/);
+    expect(() => assertDatabaseChoice(loadConfig({ ...prod, ALLOW_EMBEDDED_DATABASE: "true" }))).not.toThrow();
+    expect(() => assertDatabaseChoice(loadConfig({ ...prod, DATABASE_URL: "postgres://db/atende" }))).not.toThrow();
+  });
+});
+
+// NODE_ENV=test: no secret file is written for these.
+const T = { NODE_ENV: "test" };
 
 describe("Graph API base URL (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION)", () => {
   it("defaults to Meta's host with a current version", () => {
-    expect(loadConfig({}).whatsappGraphUrl).toBe("https://graph.facebook.com/v23.0");
+    expect(loadConfig(T).whatsappGraphUrl).toBe("https://graph.facebook.com/v23.0");
   });
 
   it("puts the configured version after the configured host", () => {
-    expect(loadConfig({ WHATSAPP_GRAPH_URL: "http://127.0.0.1:9999/", WHATSAPP_GRAPH_VERSION: "v24.0" }).whatsappGraphUrl).toBe("http://127.0.0.1:9999/v24.0");
-    expect(loadConfig({ WHATSAPP_GRAPH_VERSION: "v22.0" }).whatsappGraphUrl).toBe("https://graph.facebook.com/v22.0");
+    expect(loadConfig({ ...T, WHATSAPP_GRAPH_URL: "http://127.0.0.1:9999/", WHATSAPP_GRAPH_VERSION: "v24.0" }).whatsappGraphUrl).toBe("http://127.0.0.1:9999/v24.0");
+    expect(loadConfig({ ...T, WHATSAPP_GRAPH_VERSION: "v22.0" }).whatsappGraphUrl).toBe("https://graph.facebook.com/v22.0");
   });
 
   it("keeps the version of an older URL that still carries one, and refuses two different versions or a malformed one", () => {
-    expect(loadConfig({ WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v21.0" }).whatsappGraphUrl).toBe("https://graph.facebook.com/v21.0");
-    expect(loadConfig({ WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v23.0", WHATSAPP_GRAPH_VERSION: "v23.0" }).whatsappGraphUrl).toBe(
+    expect(loadConfig({ ...T, WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v21.0" }).whatsappGraphUrl).toBe("https://graph.facebook.com/v21.0");
+    expect(loadConfig({ ...T, WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v23.0", WHATSAPP_GRAPH_VERSION: "v23.0" }).whatsappGraphUrl).toBe(
       "https://graph.facebook.com/v23.0",
     );
-    expect(() => loadConfig({ WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v21.0", WHATSAPP_GRAPH_VERSION: "v23.0" })).toThrow(ConfigError);
-    expect(() => loadConfig({ WHATSAPP_GRAPH_VERSION: "23" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...T, WHATSAPP_GRAPH_URL: "https://graph.facebook.com/v21.0", WHATSAPP_GRAPH_VERSION: "v23.0" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...T, WHATSAPP_GRAPH_VERSION: "23" })).toThrow(ConfigError);
   });
 });

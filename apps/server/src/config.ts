@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { loadOrCreateSecret } from "./core/secret-file.js";
 
 export const DEV_ADMIN_EMAIL = "admin@atende.local";
 export const DEV_ADMIN_PASSWORD = "admin123";
-const DEV_JWT_SECRET = "development-only-jwt-secret-change-me";
 
 export interface Config {
   env: "development" | "production" | "test";
@@ -29,19 +30,23 @@ export interface Config {
   runJobs: boolean;
   /** Sandbox connections (a test phone in the browser): off in production unless ENABLE_SANDBOX=true. */
   enableSandbox: boolean;
+  /** Production may run on the embedded PostgreSQL only when ALLOW_EMBEDDED_DATABASE=true. */
+  allowEmbeddedDatabase: boolean;
 }
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development";
+  const dataDir = path.resolve(env.DATA_DIR ?? "./data");
   const config: Config = {
     env: nodeEnv,
     port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? "0.0.0.0",
+    // A development server is reachable from this machine only, unless HOST says otherwise.
+    host: env.HOST ?? (nodeEnv === "production" ? "0.0.0.0" : "127.0.0.1"),
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.DATA_DIR ?? "./data"),
-    jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    dataDir,
+    jwtSecret: env.JWT_SECRET || developmentSecret(nodeEnv, dataDir),
     accessTokenTtlSeconds: Number(env.ACCESS_TOKEN_TTL_SECONDS ?? 900),
     refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 7),
     adminEmail: env.ADMIN_EMAIL ?? DEV_ADMIN_EMAIL,
@@ -56,11 +61,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: env.RUN_JOBS !== "false",
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     enableSandbox: nodeEnv !== "production" || env.ENABLE_SANDBOX === "true",
+    allowEmbeddedDatabase: env.ALLOW_EMBEDDED_DATABASE === "true",
   };
   if (config.env === "production") {
-    if (!env.JWT_SECRET || config.jwtSecret === DEV_JWT_SECRET || config.jwtSecret.length < 32) {
+    if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {
       throw new ConfigError("JWT_SECRET must be set to a random value of at least 32 characters in production");
     }
+
     if (!env.ADMIN_PASSWORD || config.adminPassword === DEV_ADMIN_PASSWORD || config.adminPassword.length < 8) {
       throw new ConfigError("ADMIN_PASSWORD must be set (8+ characters, not the development default) in production");
     }
@@ -88,6 +95,28 @@ export function graphBaseUrl(url: string | undefined, version: string | undefine
     throw new ConfigError(`WHATSAPP_GRAPH_URL names ${inUrl} but WHATSAPP_GRAPH_VERSION is ${wanted}: set the version in one place`);
   }
   return `${host}/${wanted}`;
+}
+
+/**
+ * Checked by the server's start-up (not by `loadConfig`, whose callers may bring their own database):
+ * production runs on an external PostgreSQL unless the embedded one is explicitly allowed.
+ */
+export function assertDatabaseChoice(config: Config): void {
+  if (config.env === "production" && !config.databaseUrl && !config.allowEmbeddedDatabase) {
+    throw new ConfigError(
+      "DATABASE_URL must be set in production: the embedded PostgreSQL is meant for development and trials (set ALLOW_EMBEDDED_DATABASE=true to use it anyway)",
+    );
+  }
+}
+
+/**
+ * Without JWT_SECRET: a random secret kept in the data directory (development), or one per process
+ * (tests, which never touch the disk). Production never gets here (JWT_SECRET is required).
+ */
+function developmentSecret(env: Config["env"], dataDir: string): string {
+  if (env === "production") return "";
+  if (env === "test") return randomBytes(48).toString("base64url");
+  return loadOrCreateSecret(dataDir);
 }
 
 function parseTrustProxy(value: string | undefined): boolean {

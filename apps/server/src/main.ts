@@ -1,5 +1,5 @@
 import { buildApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { assertDatabaseChoice, ConfigError, loadConfig } from "./config.js";
 import { openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { seedFirstStart } from "./db/seed.js";
@@ -9,6 +9,7 @@ async function main() {
   let config;
   try {
     config = loadConfig();
+    assertDatabaseChoice(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Refusing to start: ${err.message}`);
@@ -26,7 +27,7 @@ async function main() {
   const built = await buildApp(config, pool, db.url);
   await built.start();
   await built.app.listen({ port: config.port, host: config.host });
-  console.log(`Atende listening on http://localhost:${config.port}`);
+  console.log(`Atende listening on http://${config.host}:${config.port}`);
 
   let stopping = false;
   const stop = async () => {

@@ -89,4 +89,30 @@ describe.skipIf(!redisUp)("socket.io Redis adapter", () => {
     const everywhere = await a.ctx.realtime.io.in(`user:${t.user.id}`).fetchSockets();
     expect(everywhere).toHaveLength(1);
   });
+
+  it("a session ended on process A closes its socket on process B at once", async () => {
+    const t = await buildTenant(a);
+    const socket = await socketOnB(t.user.token);
+    const closed = new Promise<void>((resolve) => socket.on("disconnect", () => resolve()));
+    expect((await a.api("DELETE", "/api/auth/logout", { token: t.user.token })).statusCode).toBe(200);
+    await closed;
+    expect(socket.connected).toBe(false);
+  });
+
+  it("clears the online flag only when the user's last socket on any process has closed", async () => {
+    const t = await buildTenant(a);
+    const onB = await socketOnB(t.user.token);
+    const onA = connect(await a.listen(), { auth: { token: t.user.token }, transports: ["websocket"] });
+    sockets.push(onA);
+    await new Promise<void>((resolve) => onA.on("connect", () => resolve()));
+    onA.emit("userStatus");
+    const online = async () => (await a.sql.one<{ online: boolean }>("SELECT online FROM users WHERE id = $1", [t.user.id])).online;
+    await new Promise((r) => setTimeout(r, 200));
+    onA.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await online()).toBe(true);
+    onB.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await online()).toBe(false);
+  });
 });

@@ -21,6 +21,8 @@ export const LIMITS = {
   dashboardInitialLoadMs: 1000,
   socketPingMs: 18000,
   userStatusIntervalMs: 300000,
+  /** Open sockets per user across all server processes; the next one is refused (ERR_TOO_MANY_SOCKETS). */
+  socketsPerUser: 10,
   connectionAlertDelayMs: 2000,
   connectionNameTagChars: 18,
   contactNameNarrowChars: 10,

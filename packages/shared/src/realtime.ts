@@ -27,4 +27,9 @@ export const CLIENT_EVENTS = {
   joinChatBox: "joinChatBox",
   leaveChatBox: "leaveChatBox",
   userStatus: "userStatus",
+  /**
+   * The client's refreshed access token, sent after each refresh: `(token, ack)`; the ack gets
+   * `{ ok: true }` or `{ error: code }`. A socket whose token expires without one is closed.
+   */
+  authToken: "authToken",
 } as const;

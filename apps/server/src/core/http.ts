@@ -2,9 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { passesGate, type RouteGate } from "@atende/shared";
 import type { RequestActor } from "./actor.js";
-import { loadActor } from "./actor.js";
+import { authenticateAccessToken } from "./access.js";
 import type { AppContext } from "./context.js";
 import { AppError } from "./errors.js";
+import { SessionActivity } from "./sessions.js";
 
 /** PostgreSQL's invalid-input errors: 22021 bad encoding, 22P02 invalid text, 22003 out of range, 22007/22008 bad date, 22P05 untranslatable character. */
 const PG_INVALID_INPUT = new Set(["22021", "22P02", "22003", "22007", "22008", "22P05"]);
@@ -79,22 +80,19 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Authentication and gates, once for every API route (registered inside the /api scope): a private route needs a valid access token whose
- * user still exists with the same token version; `config.gate` then applies role, super and plan rules.
+ * Authentication and gates, once for every API route (registered inside the /api scope): a private
+ * route needs a valid access token of a live session whose company may be used
+ * (`authenticateAccessToken`); `config.gate` then applies role, super and plan rules.
  */
 export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest("actor", null as unknown as RequestActor);
+  const activity = new SessionActivity(ctx.sql, app.log);
   app.addHook("onRequest", async (request: FastifyRequest, _reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config?.public || !request.routeOptions.url) return;
-    const token = bearerToken(request);
-    const claims = token ? await ctx.tokens.verifyAccess(token) : null;
-    if (!claims) throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
-    const actor = await loadActor(ctx.sql, claims.userId, claims.companyId);
-    if (!actor || actor.tokenVersion !== claims.tokenVersion) {
-      throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
-    }
+    const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request));
     request.actor = actor;
+    if (actor.sessionId) activity.touch(actor.companyId, actor.sessionId);
     const gate = config?.gate;
     if (gate && !passesGate(actor, actor.plan, gate)) {
       const planOnly = gate.planFlag && !actor.plan[gate.planFlag] && passesGate(actor, actor.plan, { ...gate, planFlag: undefined });
@@ -102,4 +100,3 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
     }
   });
 }
-

@@ -1,6 +1,8 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { AppError } from "./errors.js";
+import { FairQueue, QueueFullError } from "./fair-queue.js";
 
-const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
+const scryptRaw = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
     scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
   );
@@ -9,17 +11,38 @@ const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOpti
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;
 
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Every scrypt runs through this queue: 2 at a time (each takes a libuv thread and 32 MB), fair
+ * between client addresses, at most 2 per address and 64 waiting. A flood of logins therefore
+ * neither starves the thread pool nor makes a real user wait behind hundreds of bogus hashes; the
+ * surplus is refused at once with ERR_TOO_MANY_REQUESTS.
+ */
+const hashing = new FairQueue({ concurrency: 2, perKey: 2, maxWaiting: 64 });
+
+/** The queue key of work not started by an anonymous client (seeding, a signed-in user's form): never refused. */
+export const LOCAL_WORK = "local";
+
+async function scrypt(key: string, password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  try {
+    return await hashing.run(key, () => scryptRaw(password, salt, keylen, opts), key !== LOCAL_WORK);
+  } catch (err) {
+    if (err instanceof QueueFullError) throw new AppError("ERR_TOO_MANY_REQUESTS", "Muitas tentativas. Aguarde e tente novamente.");
+    throw err;
+  }
+}
+
+/** `queueKey`: the client address the work is done for (see `hashing`). */
+export async function hashPassword(password: string, queueKey = LOCAL_WORK): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEYLEN, PARAMS);
+  const key = await scrypt(queueKey, password, salt, KEYLEN, PARAMS);
   return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, queueKey = LOCAL_WORK): Promise<boolean> {
   const [alg, n, r, p, salt, hash] = stored.split("$");
   if (alg !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const key = await scrypt(password, Buffer.from(salt, "base64url"), expected.length, {
+  const key = await scrypt(queueKey, password, Buffer.from(salt, "base64url"), expected.length, {
     N: Number(n),
     r: Number(r),
     p: Number(p),

@@ -1,15 +1,20 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
+import type { FastifyBaseLogger } from "fastify";
 import { createClient } from "redis";
 import { Server, type Socket } from "socket.io";
-import { CLIENT_EVENTS, isAdmin, LIMITS } from "@atende/shared";
+import { CLIENT_EVENTS, isAdmin, LIMITS, type ErrorCode } from "@atende/shared";
 import type { Sql } from "../db/sql.js";
+import { authenticateAccessToken } from "./access.js";
 import { loadActor, type RequestActor } from "./actor.js";
+import { AppError } from "./errors.js";
 import type { TokenService } from "./tokens.js";
 
 export const rooms = {
   company: (companyId: number) => `company:${companyId}`,
   user: (userId: number) => `user:${userId}`,
+  /** The sockets of one login session (table `sessions`): closed together when it ends. */
+  session: (sessionId: string) => `session:${sessionId}`,
   /** Company users with the given profile or higher (admins, supervisors). */
   profile: (companyId: number, profile: string) => `company:${companyId}:profile:${profile}`,
   queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
@@ -30,23 +35,39 @@ function ticketViewRooms(actor: RequestActor): string[] {
   return list;
 }
 
-export type SocketWithActor = Socket & { data: { actor: RequestActor } };
+export type SocketWithActor = Socket & { data: { actor: RequestActor; expiresAt: number } };
 type ConnectionHandler = (socket: SocketWithActor) => void;
 
+/** A handshake refusal the client reads as `err.message` (the code) and `err.data`. */
+function refusal(code: ErrorCode, data: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(code), { data: { error: code, ...data } });
+}
+
+function tokenOf(socket: Socket): string | null {
+  const raw = (socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token;
+  return typeof raw === "string" && raw ? raw.replace(/^Bearer\s+/i, "") : null;
+}
+
 /**
- * socket.io on the HTTP server: authenticated with the access token, each socket joins its company,
- * user and profile rooms; domains emit to rooms through `emit`. With REDIS_URL set, the Redis adapter
- * carries emits between server processes.
+ * socket.io on the HTTP server. A socket is admitted with the same check as an API request
+ * (`authenticateAccessToken`: live session, usable company) and lives only as long as its access
+ * token: the client sends each refreshed token (`CLIENT_EVENTS.authToken`), and a socket whose token
+ * expires without one is closed. Each socket joins its company, user, session and profile rooms;
+ * domains emit to rooms through `emit`. With REDIS_URL set, the Redis adapter carries emits, room
+ * operations and disconnections between server processes.
  */
 export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
   private redisClients: { quit(): Promise<unknown> }[] = [];
+  // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
+  private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
   constructor(
     httpServer: HttpServer,
     private readonly sql: Sql,
-    tokens: TokenService,
+    private readonly tokens: TokenService,
+    private readonly log: FastifyBaseLogger,
   ) {
     this.io = new Server(httpServer, {
       path: "/socket.io",
@@ -55,31 +76,103 @@ export class Realtime {
       serveClient: false,
       cors: { origin: true, credentials: true },
     });
-    this.io.use(async (socket, next) => {
-      const raw = (socket.handshake.auth as { token?: string } | undefined)?.token ?? socket.handshake.query.token;
-      const token = typeof raw === "string" ? raw.replace(/^Bearer\s+/i, "") : "";
-      const claims = token ? await tokens.verifyAccess(token) : null;
-      const actor = claims ? await loadActor(this.sql, claims.userId, claims.companyId).catch(() => null) : null;
-      if (!actor || actor.tokenVersion !== claims?.tokenVersion) return next(new Error("ERR_SESSION_EXPIRED"));
-      socket.data.actor = actor;
-      next();
+    this.io.use((socket, next) => {
+      this.admit(socket as SocketWithActor).then(
+        () => next(),
+        (err: unknown) => next(err as Error),
+      );
     });
-    this.io.on("connection", (raw) => {
-      const socket = raw as SocketWithActor;
-      const actor = socket.data.actor;
-      void socket.join([rooms.company(actor.companyId), rooms.user(actor.id), rooms.profile(actor.companyId, actor.profile)]);
-      if (actor.super) void socket.join(rooms.supers());
-      for (const q of actor.queueIds) void socket.join(rooms.queue(actor.companyId, q));
-      void socket.join(ticketViewRooms(actor));
-      socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
-      socket.on(CLIENT_EVENTS.userStatus, () => {
-        void this.sql.exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [
-          actor.id,
-          actor.companyId,
-        ]);
+    this.io.on("connection", (raw) => this.connected(raw as SocketWithActor));
+  }
+
+  private async admit(socket: SocketWithActor): Promise<void> {
+    let admitted;
+    try {
+      admitted = await authenticateAccessToken(this.sql, this.tokens, tokenOf(socket));
+    } catch (err) {
+      if (err instanceof AppError) throw refusal(err.code, err.extra);
+      this.log.error({ err, socketId: socket.id }, "socket handshake check failed");
+      throw refusal("ERR_INTERNAL");
+    }
+    // The cap counts the user's sockets on every process; the new socket is refused rather than an
+    // old one closed, so a leaked token cannot push the real user's windows off.
+    const open = await this.io
+      .in(rooms.user(admitted.actor.id))
+      .fetchSockets()
+      .catch((err: unknown) => {
+        // Another process did not answer in time: admit rather than lock the user out of real-time.
+        this.log.warn({ err, userId: admitted.actor.id }, "socket cap not checked: fetchSockets failed");
+        return [];
       });
-      for (const handler of this.handlers) handler(socket);
+    if (open.length >= LIMITS.socketsPerUser) throw refusal("ERR_TOO_MANY_SOCKETS", { limit: LIMITS.socketsPerUser });
+    socket.data.actor = admitted.actor;
+    socket.data.expiresAt = admitted.expiresAt;
+  }
+
+  private connected(socket: SocketWithActor): void {
+    const actor = socket.data.actor;
+    void socket.join([
+      rooms.company(actor.companyId),
+      rooms.user(actor.id),
+      rooms.profile(actor.companyId, actor.profile),
+      ...(actor.sessionId ? [rooms.session(actor.sessionId)] : []),
+    ]);
+    if (actor.super) void socket.join(rooms.supers());
+    for (const q of actor.queueIds) void socket.join(rooms.queue(actor.companyId, q));
+    this.scheduleExpiry(socket);
+    socket.on(CLIENT_EVENTS.authToken, (token: unknown, ack?: unknown) => {
+      void this.reauthenticate(socket, typeof token === "string" ? token : null).then((answer) => {
+        if (typeof ack === "function") ack(answer);
+        // After the answer, so the client learns why.
+        if ("error" in answer) socket.disconnect(true);
+      });
     });
+    socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
+    socket.on(CLIENT_EVENTS.userStatus, () => {
+      this.sql
+        .exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId])
+        .catch((err: unknown) => this.log.error({ err, userId: actor.id, companyId: actor.companyId }, "userStatus: could not mark the user online"));
+    });
+    socket.on("disconnect", () => {
+      clearTimeout(this.expiryTimers.get(socket));
+      void this.markOfflineIfLastSocket(actor);
+    });
+    for (const handler of this.handlers) handler(socket);
+  }
+
+  /** Closes the socket when its access token expires, unless a refreshed token arrived first. */
+  private scheduleExpiry(socket: SocketWithActor): void {
+    clearTimeout(this.expiryTimers.get(socket));
+    const ms = Math.max(0, socket.data.expiresAt * 1000 - Date.now());
+    this.expiryTimers.set(socket, setTimeout(() => socket.disconnect(true), ms));
+  }
+
+  /** A refreshed token for the same user and session extends the socket; anything else is refused (and the socket closed). */
+  private async reauthenticate(socket: SocketWithActor, token: string | null): Promise<{ ok: true } | { error: ErrorCode }> {
+    const current = socket.data.actor;
+    try {
+      const { actor, expiresAt } = await authenticateAccessToken(this.sql, this.tokens, token);
+      if (actor.id !== current.id || actor.sessionId !== current.sessionId) throw new AppError("ERR_SESSION_EXPIRED");
+      socket.data.actor = actor;
+      socket.data.expiresAt = expiresAt;
+      this.scheduleExpiry(socket);
+      return { ok: true };
+    } catch (err) {
+      const code = err instanceof AppError ? err.code : "ERR_INTERNAL";
+      if (!(err instanceof AppError)) this.log.error({ err, socketId: socket.id, userId: current.id }, "socket re-authentication failed");
+      return { error: code };
+    }
+  }
+
+  /** The 'online' flag is cleared when the user's last socket, on any process, has closed. */
+  private async markOfflineIfLastSocket(actor: RequestActor): Promise<void> {
+    try {
+      const left = await this.io.in(rooms.user(actor.id)).fetchSockets();
+      if (left.length > 0) return;
+      await this.sql.exec("UPDATE users SET online = false WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId]);
+    } catch (err) {
+      this.log.error({ err, userId: actor.id, companyId: actor.companyId }, "could not clear the user's online flag");
+    }
   }
 
   async useRedis(url: string): Promise<void> {
@@ -98,6 +191,22 @@ export class Realtime {
   /** Emits `event` with `payload` to every socket in one or more rooms. */
   emit(room: string | string[], event: string, payload: unknown): void {
     this.io.to(room).emit(event, payload);
+  }
+
+  /**
+   * Closes, on every process, the sockets of ended sessions (`revokeSessions`' ids), of a user, or of
+   * a company. A broadcast operation: it never waits for other processes to answer.
+   */
+  endSessions(sessionIds: string[]): void {
+    if (sessionIds.length) this.io.in(sessionIds.map(rooms.session)).disconnectSockets(true);
+  }
+
+  endUser(userId: number): void {
+    this.io.in(rooms.user(userId)).disconnectSockets(true);
+  }
+
+  endCompany(companyId: number): void {
+    this.io.in(rooms.company(companyId)).disconnectSockets(true);
   }
 
   /**
@@ -123,7 +232,7 @@ export class Realtime {
       ...ticketViewRooms(actor),
       ...actor.queueIds.map((q) => rooms.queue(companyId, q)),
     ]);
-    for (const s of await this.io.in(rooms.user(userId)).local.fetchSockets()) s.data.actor = actor;
+    for (const s of await this.io.in(rooms.user(userId)).local.fetchSockets()) s.data.actor = { ...actor, sessionId: s.data.actor.sessionId };
   }
 
   async close(): Promise<void> {

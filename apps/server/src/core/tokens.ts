@@ -4,8 +4,13 @@ import { jwtVerify, SignJWT } from "jose";
 export interface AccessClaims {
   userId: number;
   companyId: number;
-  tokenVersion: number;
+  /** The server-side session (table `sessions`) the token belongs to. */
+  sessionId: string;
+  /** Expiry, seconds since the epoch. */
+  expiresAt: number;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -16,8 +21,8 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async signAccess(claims: AccessClaims): Promise<string> {
-    return new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion })
+  async signAccess(claims: Pick<AccessClaims, "userId" | "companyId" | "sessionId">): Promise<string> {
+    return new SignJWT({ cid: claims.companyId, sid: claims.sessionId })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(String(claims.userId))
       .setIssuedAt()
@@ -25,18 +30,23 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** Returns the claims, or null for any invalid or expired token. */
+  /**
+   * Returns the claims, or null for any invalid or expired token. A token without `exp` or `sid`
+   * is refused: it could never end.
+   */
   async verifyAccess(token: string): Promise<AccessClaims | null> {
+    let payload;
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
-      const userId = Number(payload.sub);
-      const companyId = Number(payload.cid);
-      const tokenVersion = Number(payload.tv);
-      if (!Number.isInteger(userId) || !Number.isInteger(companyId) || !Number.isInteger(tokenVersion)) return null;
-      return { userId, companyId, tokenVersion };
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"], requiredClaims: ["exp", "sub", "sid"] }));
     } catch {
+      // An invalid token is the caller's answer (null → ERR_SESSION_EXPIRED), not a failure to log.
       return null;
     }
+    const userId = Number(payload.sub);
+    const companyId = Number(payload.cid);
+    const sessionId = payload.sid;
+    if (!Number.isInteger(userId) || !Number.isInteger(companyId) || typeof sessionId !== "string" || !UUID.test(sessionId)) return null;
+    return { userId, companyId, sessionId, expiresAt: payload.exp as number };
   }
 }
 

@@ -31,6 +31,19 @@ export function setToken(token: string): void {
   localStorage.setItem(STORAGE_KEYS.token, token);
 }
 
+/** Ends the session locally (the server already has): clears local data and tells the listeners. */
+export function sessionGone(): void {
+  clearSessionData();
+  for (const l of unauthorizedListeners) l();
+}
+
+const refreshedListeners = new Set<(token: string) => void>();
+/** Called with each new access token (the socket hands it to the server, which would close it otherwise). */
+export function onTokenRefreshed(listener: (token: string) => void): () => void {
+  refreshedListeners.add(listener);
+  return () => refreshedListeners.delete(listener);
+}
+
 let refreshing: Promise<boolean> | null = null;
 /** One refresh at a time, shared by every call that needs it. */
 export function refreshSession(): Promise<boolean> {
@@ -39,6 +52,7 @@ export function refreshSession(): Promise<boolean> {
       if (!res.ok) return false;
       const data = (await res.json()) as { token: string };
       setToken(data.token);
+      for (const l of refreshedListeners) l(data.token);
       return true;
     })
     .catch(() => false)
@@ -94,10 +108,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   if (!opts.raw && (res.status === 403 || res.status === 401) && getToken()) {
     if (await refreshSession()) res = await send(path, opts);
   }
-  if (res.status === 401 && !opts.raw) {
-    clearSessionData();
-    for (const l of unauthorizedListeners) l();
-  }
+  if (res.status === 401 && !opts.raw) sessionGone();
   const text = await res.text();
   const data = text ? safeJson(text) : undefined;
   if (!res.ok) throw new ApiError(res.status, (data as Partial<ApiErrorBody>) ?? {});

@@ -23,6 +23,7 @@ export const userUpdateInput = z.object({
   name: requiredString(2, 50).optional(),
   email: emailField.optional(),
   password: password.or(z.literal("")).optional(),
+  currentPassword: z.string().max(200).optional().describe("Required when users change their own password: the password they have now"),
   profile: z.enum(PROFILES).optional(),
   queueIds: queueIds.optional(),
   whatsappId: z.number().int().positive().nullable().optional(),

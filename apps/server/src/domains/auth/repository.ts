@@ -4,44 +4,32 @@ export interface LoginUserRow {
   id: number;
   company_id: number;
   password_hash: string;
-  token_version: number;
 }
 
 export function findUserByEmail(sql: Sql, email: string) {
-  return sql.maybe<LoginUserRow>("SELECT id, company_id, password_hash, token_version FROM users WHERE email = $1", [email]);
+  return sql.maybe<LoginUserRow>("SELECT id, company_id, password_hash FROM users WHERE email = $1", [email]);
 }
 
-export function bumpTokenVersion(sql: Sql, companyId: number, userId: number) {
-  return sql.one<{ token_version: number }>(
-    "UPDATE users SET token_version = token_version + 1, online = true, updated_at = now() WHERE id = $1 AND company_id = $2 RETURNING token_version",
-    [userId, companyId],
+export function insertRefreshToken(sql: Sql, session: { companyId: number; userId: number; sessionId: string }, hash: string, expiresAt: Date) {
+  return sql.exec(
+    "INSERT INTO refresh_tokens (company_id, user_id, session_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5)",
+    [session.companyId, session.userId, session.sessionId, hash, expiresAt],
   );
 }
 
-export function insertRefreshToken(sql: Sql, companyId: number, userId: number, hash: string, expiresAt: Date) {
-  return sql.exec("INSERT INTO refresh_tokens (company_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)", [
-    companyId,
-    userId,
-    hash,
-    expiresAt,
-  ]);
-}
-
-/** Marks the token used and returns its owner, if it was valid; a token works once. */
+/** Marks the token used and returns its owner and session, if it was valid and its session live; a token works once. */
 export function consumeRefreshToken(sql: Sql, hash: string) {
-  return sql.maybe<{ company_id: number; user_id: number }>(
-    `UPDATE refresh_tokens SET revoked_at = now()
-      WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-      RETURNING company_id, user_id`,
+  return sql.maybe<{ company_id: number; user_id: number; session_id: string }>(
+    `UPDATE refresh_tokens t SET revoked_at = now()
+      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()
+        AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = t.session_id AND s.revoked_at IS NULL)
+      RETURNING t.company_id, t.user_id, t.session_id`,
     [hash],
   );
 }
 
-export function revokeUserRefreshTokens(sql: Sql, companyId: number, userId: number) {
-  return sql.exec(
-    "UPDATE refresh_tokens SET revoked_at = now() WHERE company_id = $1 AND user_id = $2 AND revoked_at IS NULL",
-    [companyId, userId],
-  );
+export function markOnline(sql: Sql, companyId: number, userId: number) {
+  return sql.exec("UPDATE users SET online = true, updated_at = now() WHERE id = $1 AND company_id = $2", [userId, companyId]);
 }
 
 export function setOffline(sql: Sql, companyId: number, userId: number) {
@@ -60,6 +48,8 @@ export interface SessionRow {
   token_version: number;
   company_name: string;
   due_date: string | null;
+  company_status: boolean;
+  is_platform: boolean;
   bi_url: string;
   plan: Record<string, unknown>;
   queues: { id: number; name: string; color: string }[];
@@ -69,7 +59,7 @@ export interface SessionRow {
 export function loadSessionUser(sql: Sql, companyId: number, userId: number) {
   return sql.maybe<SessionRow>(
     `SELECT u.id, u.name, u.email::text AS email, u.profile, u.super, u.company_id, u.all_ticket, u.whatsapp_id, u.token_version,
-            c.name AS company_name, c.due_date, c.bi_url,
+            c.name AS company_name, c.due_date, c.status AS company_status, c.is_platform, c.bi_url,
             json_build_object('name', p.name, 'useCampaigns', p.use_campaigns, 'useSchedules', p.use_schedules,
               'useInternalChat', p.use_internal_chat, 'useExternalApi', p.use_external_api, 'useKanban', p.use_kanban,
               'useOpenAi', p.use_open_ai, 'useIntegrations', p.use_integrations) AS plan,

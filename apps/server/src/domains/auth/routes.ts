@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import { loginInput, sessionResponse, sessionUser } from "@atende/shared";
+import { attemptLimits, emailOf } from "../../core/attempt-limits.js";
 import type { Domain } from "../../core/domain.js";
 import * as auth from "./service.js";
 
@@ -22,18 +23,18 @@ export const authRoutes: Domain = (api, ctx) => {
   api.post(
     "/auth/login",
     {
-      config: {
-        public: true,
-        // Per address and e-mail, so one attacker cannot lock everyone out of a shared office IP.
-        rateLimit: {
-          max: 10,
-          timeWindow: "1 minute",
-          keyGenerator: (req) => `${req.ip}:${String((req.body as { email?: string } | undefined)?.email ?? "").toLowerCase()}`,
-        },
-      },
+      config: { public: true },
+      // Per address (a flood from one place; generous, as a whole office may share one address), per
+      // address and e-mail (guessing one account without locking that office out), and per e-mail
+      // (guessing one account from many places).
+      preHandler: attemptLimits(api, [
+        { name: "login-address", max: 60, timeWindow: "1 minute", key: (req) => req.ip },
+        { name: "login-address-email", max: 10, timeWindow: "1 minute", key: (req) => `${req.ip}:${emailOf(req.body)}` },
+        { name: "login-email", max: 30, timeWindow: "1 minute", key: (req) => emailOf(req.body) },
+      ]),
       schema: { body: loginInput, response: { 200: sessionResponse } },
     },
-    async (request, reply) => sendSession(reply, await auth.login(ctx, request.body.email, request.body.password), secure),
+    async (request, reply) => sendSession(reply, await auth.login(ctx, request.body.email, request.body.password, request.ip), secure),
   );
 
   api.post(
@@ -50,7 +51,7 @@ export const authRoutes: Domain = (api, ctx) => {
   );
 
   api.delete("/auth/logout", async (request, reply) => {
-    await auth.logout(ctx, request.actor.companyId, request.actor.id);
+    await auth.logout(ctx, request.actor.companyId, request.actor.id, request.actor.sessionId);
     void reply.clearCookie(REFRESH_COOKIE, { path: "/api/auth" });
     return { message: "ok" };
   });

@@ -1,11 +1,16 @@
 import { channel, LIMITS } from "@atende/shared";
+import { sessionExpired } from "../../core/access.js";
+import { assertCompanyUsable, daysUntil } from "../../core/company-state.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { dummyPasswordHash, verifyPassword } from "../../core/password.js";
 import { rooms } from "../../core/realtime.js";
+import { createSession, revokeSessions } from "../../core/sessions.js";
 import { hashOpaqueToken, newOpaqueToken } from "../../core/tokens.js";
 import { presentSessionUser } from "./presenter.js";
 import * as repo from "./repository.js";
+
+export { daysUntil };
 
 export interface IssuedSession {
   token: string;
@@ -15,23 +20,15 @@ export interface IssuedSession {
   warningDays?: number;
 }
 
-/** Whole days from today (UTC) until the due date; negative when it has passed. */
-export function daysUntil(dueDate: string, today = new Date()): number {
-  const due = Date.parse(`${dueDate}T00:00:00Z`);
-  const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Math.round((due - start) / 86_400_000);
-}
+const companyOf = (row: repo.SessionRow) => ({ status: row.company_status, dueDate: row.due_date, isPlatform: row.is_platform });
 
-async function issue(ctx: AppContext, companyId: number, userId: number, tokenVersion: number): Promise<IssuedSession> {
-  const row = await repo.loadSessionUser(ctx.sql, companyId, userId);
-  if (!row) throw new AppError("ERR_SESSION_EXPIRED");
-  if (row.due_date && daysUntil(row.due_date) < 0) {
-    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", `Sua assinatura venceu em ${row.due_date}`, { dueDate: row.due_date });
-  }
+/** A new refresh token of the session and an access token naming it. */
+async function issue(ctx: AppContext, row: repo.SessionRow, sessionId: string): Promise<IssuedSession> {
+  const owner = { companyId: row.company_id, userId: row.id, sessionId };
   const refresh = newOpaqueToken();
   const refreshExpires = new Date(Date.now() + ctx.config.refreshTokenTtlDays * 86_400_000);
-  await repo.insertRefreshToken(ctx.sql, companyId, userId, refresh.hash, refreshExpires);
-  const token = await ctx.tokens.signAccess({ userId, companyId, tokenVersion });
+  await repo.insertRefreshToken(ctx.sql, owner, refresh.hash, refreshExpires);
+  const token = await ctx.tokens.signAccess(owner);
   const left = row.due_date ? daysUntil(row.due_date) : undefined;
   return {
     token,
@@ -43,37 +40,45 @@ async function issue(ctx: AppContext, companyId: number, userId: number, tokenVe
 }
 
 /**
- * Password login. A new login ends the user's other sessions: their refresh tokens are revoked,
- * the token version moves on, and the auth event tells the other browser to leave.
+ * Password login. A new login ends the user's other sessions: the auth event tells the other
+ * browser to leave, their tokens stop working and their sockets are closed. `clientAddress` keys the
+ * password-hashing queue (core/password.ts).
  */
-export async function login(ctx: AppContext, email: string, password: string): Promise<IssuedSession> {
+export async function login(ctx: AppContext, email: string, password: string, clientAddress: string): Promise<IssuedSession> {
   const user = await repo.findUserByEmail(ctx.sql, email.trim().toLowerCase());
-  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()), `ip:${clientAddress}`);
   if (!user || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos");
-  const session = await repo.loadSessionUser(ctx.sql, user.company_id, user.id);
-  if (session?.due_date && daysUntil(session.due_date) < 0) {
-    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", `Sua assinatura venceu em ${session.due_date}`, { dueDate: session.due_date });
-  }
-  const { token_version } = await ctx.sql.tx(async (sql) => {
-    await repo.revokeUserRefreshTokens(sql, user.company_id, user.id);
-    return repo.bumpTokenVersion(sql, user.company_id, user.id);
+  const row = await repo.loadSessionUser(ctx.sql, user.company_id, user.id);
+  if (!row) throw new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos");
+  assertCompanyUsable(companyOf(row));
+  const { ended, sessionId } = await ctx.sql.tx(async (sql) => {
+    const ended = await revokeSessions(sql, { companyId: user.company_id, userId: user.id }, "login_elsewhere");
+    await repo.markOnline(sql, user.company_id, user.id);
+    return { ended, sessionId: await createSession(sql, user.company_id, user.id) };
   });
+  // The event first, then the close: the other browser shows 'accessed on another computer'.
   ctx.realtime.emit(rooms.user(user.id), channel.auth(user.company_id), { action: "update", user: { id: user.id } });
-  return issue(ctx, user.company_id, user.id, token_version);
+  ctx.realtime.endSessions(ended);
+  return issue(ctx, row, sessionId);
 }
 
-/** Rotates the refresh token: the presented one is spent, a new pair is issued. */
+/** Rotates the refresh token of a live session: the presented one is spent, a new pair is issued. */
 export async function refresh(ctx: AppContext, refreshToken: string | undefined): Promise<IssuedSession> {
-  if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
+  if (!refreshToken) throw sessionExpired();
   const owner = await repo.consumeRefreshToken(ctx.sql, hashOpaqueToken(refreshToken));
-  if (!owner) throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
+  if (!owner) throw sessionExpired();
   const row = await repo.loadSessionUser(ctx.sql, owner.company_id, owner.user_id);
-  if (!row) throw new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
-  return issue(ctx, owner.company_id, owner.user_id, row.token_version);
+  if (!row) throw sessionExpired();
+  assertCompanyUsable(companyOf(row));
+  return issue(ctx, row, owner.session_id);
 }
 
-export async function logout(ctx: AppContext, companyId: number, userId: number): Promise<void> {
-  await repo.revokeUserRefreshTokens(ctx.sql, companyId, userId);
+/** Ends the caller's session: its tokens and sockets, on every process. */
+export async function logout(ctx: AppContext, companyId: number, userId: number, sessionId: string | undefined): Promise<void> {
+  if (sessionId) {
+    const ended = await revokeSessions(ctx.sql, { companyId, userId, sessionId }, "logout");
+    ctx.realtime.endSessions(ended);
+  }
   await repo.setOffline(ctx.sql, companyId, userId);
 }
 

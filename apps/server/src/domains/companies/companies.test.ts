@@ -145,6 +145,10 @@ describe("companies: super administration", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: tenant.companyId, dueDate: "2098-05-05", planId: newPlan, status: false, email, plan: { users: 7 } });
     expect((await app.api("GET", "/api/auth/me", { token: adminToken })).statusCode).toBe(401);
+    // Inactive: nobody of the company logs in until it is active again.
+    const refused = await app.api("POST", "/api/auth/login", { body: { email, password: "outrasenha" } });
+    expect(refused.json().error).toBe("ERR_COMPANY_INACTIVE");
+    await app.api("PUT", `/api/companies/${tenant.companyId}`, { token: rootToken, body: { status: true } });
     expect(await app.login(email, "outrasenha")).toBeTruthy();
     const bad = await app.api("PUT", `/api/companies/${tenant.companyId}`, { token: rootToken, body: { planId: 999999 } });
     expect(bad.statusCode).toBe(400);

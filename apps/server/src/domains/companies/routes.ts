@@ -24,7 +24,7 @@ export const companiesRoutes: Domain = (api, ctx) => {
       config: { public: true, rateLimit: { max: 5, timeWindow: "1 minute", hook: "onRequest" } },
       schema: { body: signupInput, response: { 200: signupResponse } },
     },
-    (request) => signup(ctx, request.body),
+    (request) => signup(ctx, request.body, request.ip),
   );
 
   // Super administrators: every company; everyone else: an array with their own company.

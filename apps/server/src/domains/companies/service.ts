@@ -3,7 +3,8 @@ import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { hashPassword } from "../../core/password.js";
-import { rooms } from "../../core/realtime.js";
+import { companyRefusal } from "../../core/company-state.js";
+import { revokeSessions } from "../../core/sessions.js";
 import type { Sql } from "../../db/sql.js";
 import { withSettingDefaults } from "../auth/presenter.js";
 import * as settingsRepo from "../settings/repository.js";
@@ -103,7 +104,13 @@ export async function updateCompany(ctx: AppContext, actor: RequestActor, id: nu
   }
   const email = input.email?.toLowerCase();
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  let endedOwner: number | null = null;
+  // Deactivated or given a past due date: every session of the company ends now, not at next login.
+  const refusal = companyRefusal({
+    status: input.status ?? current.status,
+    dueDate: input.dueDate !== undefined ? input.dueDate : current.due_date,
+    isPlatform: current.is_platform,
+  });
+  let ended: string[] = [];
   await ctx.sql
     .tx(async (sql) => {
       if (input.planId !== undefined && !(await repo.planExists(sql, input.planId))) throw planMissing();
@@ -117,17 +124,22 @@ export async function updateCompany(ctx: AppContext, actor: RequestActor, id: nu
           const newEmail = email && email !== current.email && owner.email === current.email ? email : undefined;
           if (newEmail && (await usersRepo.emailTaken(sql, newEmail, owner.id))) throw emailTaken();
           await usersRepo.updateUser(sql, id, owner.id, { email: newEmail, passwordHash });
-          if (passwordHash && owner.id !== actor.id) {
-            await usersRepo.endSessions(sql, id, owner.id);
-            endedOwner = owner.id;
+          if (passwordHash) {
+            // As for any new password: the owner's sessions end, except the one making the change.
+            const exceptSessionId = owner.id === actor.id ? actor.sessionId : undefined;
+            ended = await revokeSessions(sql, { companyId: id, userId: owner.id, exceptSessionId }, "password_changed");
           }
         }
+      }
+      if (refusal) {
+        const reason = refusal.code === "ERR_COMPANY_INACTIVE" ? "company_inactive" : "company_expired";
+        ended = [...ended, ...(await revokeSessions(sql, { companyId: id }, reason))];
       }
     })
     .catch((err: unknown) => {
       throw companyConflict(err);
     });
-  if (endedOwner) ctx.realtime.io.in(rooms.user(endedOwner)).disconnectSockets(true);
+  ctx.realtime.endSessions(ended);
   const row = await repo.findCompany(ctx.sql, id);
   if (!row) throw companyNotFound();
   return presentCompany(row);
@@ -144,7 +156,7 @@ export async function deleteCompany(ctx: AppContext, id: number): Promise<void> 
     throw err;
   }
   // Its users are gone: close their sockets.
-  ctx.realtime.io.in(rooms.company(id)).disconnectSockets(true);
+  ctx.realtime.endCompany(id);
 }
 
 /** Company opening hours (the Hours settings tab): an admin of the company, or a super administrator. */

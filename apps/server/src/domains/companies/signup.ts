@@ -15,13 +15,14 @@ export function trialDueDate(now = new Date()): string {
  * (tomorrow), status (active), recurrence (MENSAL) and campaigns (on). The platform company's
  * `userCreation` setting switches sign-up off.
  */
-export async function signup(ctx: AppContext, input: SignupInput): Promise<SignupResponse> {
+/** `clientAddress` keys the password-hashing queue: an anonymous sign-up shares it with logins. */
+export async function signup(ctx: AppContext, input: SignupInput, clientAddress: string): Promise<SignupResponse> {
   if ((await settingsRepo.getPlatformSetting(ctx.sql, "userCreation")) === "disabled") {
     throw new AppError("ERR_USER_CREATION_DISABLED", "O cadastro de novas empresas está desativado");
   }
   const email = input.email.toLowerCase();
   const dueDate = trialDueDate();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, `ip:${clientAddress}`);
   const id = await ctx.sql
     .tx((sql) =>
       createCompanyWithAdmin(

@@ -3,7 +3,7 @@ import { channels } from "../../channels/manager.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
-import { daysUntil } from "../auth/service.js";
+import { assertCompanyUsable } from "../../core/company-state.js";
 import { presentContact } from "../contacts/presenter.js";
 import * as contactRepo from "../contacts/repository.js";
 import { presentMessage } from "../messages/presenter.js";
@@ -30,9 +30,8 @@ export async function authenticate(ctx: AppContext, token: string | null): Promi
   const row = await repo.connectionByTokenHash(ctx.sql, apiTokenHash(ctx.config.jwtSecret, token));
   if (!row) throw invalid();
   if (!row.use_external_api) throw new AppError("ERR_PLAN_FEATURE_DISABLED", "Recurso não disponível no plano da empresa");
-  if (!row.company_status || (row.due_date && daysUntil(row.due_date) < 0)) {
-    throw new AppError("ERR_SUBSCRIPTION_EXPIRED", `Sua assinatura venceu em ${row.due_date ?? ""}`, { dueDate: row.due_date });
-  }
+  // The platform company can be neither deactivated nor given another due date (companies service).
+  assertCompanyUsable({ status: row.company_status, dueDate: row.due_date, isPlatform: false });
   return { companyId: row.company_id, whatsappId: row.id };
 }
 

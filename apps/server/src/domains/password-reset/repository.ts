@@ -38,11 +38,7 @@ export function markUsed(sql: Sql, id: number) {
   return sql.exec("UPDATE password_resets SET used_at = now() WHERE id = $1", [id]);
 }
 
-/** New password: old access tokens stop working (token version) and every refresh token is revoked. */
+/** New password; the caller ends the user's sessions (core/sessions.ts). */
 export async function setPassword(sql: Sql, companyId: number, userId: number, passwordHash: string) {
-  await sql.exec(
-    "UPDATE users SET password_hash = $3, token_version = token_version + 1, updated_at = now() WHERE company_id = $1 AND id = $2",
-    [companyId, userId, passwordHash],
-  );
-  await sql.exec("UPDATE refresh_tokens SET revoked_at = now() WHERE company_id = $1 AND user_id = $2 AND revoked_at IS NULL", [companyId, userId]);
+  await sql.exec("UPDATE users SET password_hash = $3, updated_at = now() WHERE company_id = $1 AND id = $2", [companyId, userId, passwordHash]);
 }

@@ -1,4 +1,5 @@
 import { forgetPasswordParams, messageResponse, resetPasswordParams } from "@atende/shared";
+import { attemptLimits, emailOf } from "../../core/attempt-limits.js";
 import type { Domain } from "../../core/domain.js";
 import { createMailer } from "../../core/mailer.js";
 import * as reset from "./service.js";
@@ -10,7 +11,11 @@ export const passwordResetRoutes: Domain = (api, ctx) => {
   api.post(
     "/forgetpassword/:email",
     {
-      config: { public: true, rateLimit: { max: 5, timeWindow: "1 minute" } },
+      config: { public: true },
+      preHandler: attemptLimits(api, [
+        { name: "forget-address", max: 5, timeWindow: "1 minute", key: (req) => req.ip },
+        { name: "forget-email", max: 5, timeWindow: "1 minute", key: (req) => emailOf(req.params) },
+      ]),
       schema: { params: forgetPasswordParams, response: { 200: messageResponse } },
     },
     async (request) => {
@@ -22,11 +27,16 @@ export const passwordResetRoutes: Domain = (api, ctx) => {
   api.post(
     "/resetpasswords/:email/:token/:newPassword",
     {
-      config: { public: true, rateLimit: { max: 10, timeWindow: "1 minute" } },
+      config: { public: true },
+      // The code burns after five wrong tries; these stop the flood before any hashing.
+      preHandler: attemptLimits(api, [
+        { name: "reset-address", max: 10, timeWindow: "1 minute", key: (req) => req.ip },
+        { name: "reset-email", max: 10, timeWindow: "1 minute", key: (req) => emailOf(req.params) },
+      ]),
       schema: { params: resetPasswordParams, response: { 200: messageResponse } },
     },
     async (request) => {
-      await reset.resetPassword(ctx, request.params.email, request.params.token, request.params.newPassword);
+      await reset.resetPassword(ctx, request.params.email, request.params.token, request.params.newPassword, request.ip);
       return { message: "Senha redefinida com sucesso" };
     },
   );

@@ -4,6 +4,7 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import type { Mailer } from "../../core/mailer.js";
 import { hashPassword } from "../../core/password.js";
+import { revokeSessions } from "../../core/sessions.js";
 import * as repo from "./repository.js";
 
 /** Both answers of POST /forgetpassword take at least this long, so timing does not tell known e-mails apart. */
@@ -64,14 +65,15 @@ const invalidCode = () => new AppError("ERR_INVALID_RESET_CODE", "Código invál
  * Step 2: the live code of the e-mail's user sets the new password. A wrong code counts an attempt
  * (the code is burnt at the fifth); the right one is spent, the password changes, every session ends.
  */
-export async function resetPassword(ctx: AppContext, rawEmail: string, token: string, newPassword: string) {
+export async function resetPassword(ctx: AppContext, rawEmail: string, token: string, newPassword: string, clientAddress: string) {
   const email = rawEmail.trim().toLowerCase();
   const user = await repo.findUserByEmail(ctx.sql, email);
   if (!user) {
     hashCode(ctx.config.jwtSecret, 0, token);
     throw invalidCode();
   }
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(newPassword, `ip:${clientAddress}`);
+  let ended: string[] = [];
   const ok = await ctx.sql.tx(async (sql) => {
     const live = await repo.lockLiveCode(sql, user.company_id, user.id);
     if (!live) return false;
@@ -83,8 +85,9 @@ export async function resetPassword(ctx: AppContext, rawEmail: string, token: st
     }
     await repo.markUsed(sql, live.id);
     await repo.setPassword(sql, user.company_id, user.id, passwordHash);
+    ended = await revokeSessions(sql, { companyId: user.company_id, userId: user.id }, "password_reset");
     return true;
   });
   if (!ok) throw invalidCode();
-  await ctx.realtime.refreshUser(user.id, user.company_id).catch(() => undefined);
+  ctx.realtime.endSessions(ended);
 }

@@ -142,12 +142,10 @@ export async function setUserQueues(sql: Sql, companyId: number, userId: number,
 }
 
 /** Ends every session of the user: access tokens stop verifying and refresh tokens are revoked. */
-export async function endSessions(sql: Sql, companyId: number, userId: number): Promise<void> {
-  await sql.exec("UPDATE users SET token_version = token_version + 1, online = false WHERE company_id = $1 AND id = $2", [companyId, userId]);
-  await sql.exec("UPDATE refresh_tokens SET revoked_at = now() WHERE company_id = $1 AND user_id = $2 AND revoked_at IS NULL", [
-    companyId,
-    userId,
-  ]);
+/** The stored password hash, to check a user's current password before they change it. */
+export async function passwordHashOf(sql: Sql, companyId: number, id: number): Promise<string | null> {
+  const row = await sql.maybe<{ password_hash: string }>("SELECT password_hash FROM users WHERE company_id = $1 AND id = $2", [companyId, id]);
+  return row?.password_hash ?? null;
 }
 
 export function deleteUser(sql: Sql, companyId: number, id: number) {

@@ -1,5 +1,6 @@
 import { bulkDeleteInput, bulkDeleteResponse, idParam, messageResponse, user, userCreateInput, userListItem, usersListQuery, usersPage, usersQuery, userUpdateInput } from "@atende/shared";
 import { z } from "zod";
+import { attemptLimits } from "../../core/attempt-limits.js";
 import type { Domain } from "../../core/domain.js";
 import * as users from "./service.js";
 
@@ -23,8 +24,22 @@ export const usersRoutes: Domain = (api, ctx) => {
   );
 
   // Open to every user for their own account; the service applies the §6 protections.
-  api.put("/users/:id", { schema: { params: idParam, body: userUpdateInput, response: { 200: user } } }, (request) =>
-    users.updateUser(ctx, request.actor, request.params.id, request.body),
+  api.put(
+    "/users/:id",
+    {
+      // Guessing one's current password through a stolen session: 10 tries a minute.
+      preHandler: attemptLimits(api, [
+        {
+          name: "current-password",
+          max: 10,
+          timeWindow: "1 minute",
+          key: (req) => `user:${req.actor.id}`,
+          applies: (req) => (req.body as { currentPassword?: unknown } | undefined)?.currentPassword !== undefined,
+        },
+      ]),
+      schema: { params: idParam, body: userUpdateInput, response: { 200: user } },
+    },
+    (request) => users.updateUser(ctx, request.actor, request.params.id, request.body),
   );
 
   api.delete("/users/:id", { config: admin, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {

@@ -1,5 +1,6 @@
 import { limitReached, lockPlanLimit } from "../../db/plan-limits.js";
 import {
+  atLeast,
   canManageUsers,
   channel,
   LIMITS,
@@ -14,8 +15,9 @@ import {
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
-import { hashPassword } from "../../core/password.js";
+import { hashPassword, verifyPassword } from "../../core/password.js";
 import { rooms } from "../../core/realtime.js";
+import { revokeSessions } from "../../core/sessions.js";
 import type { Sql } from "../../db/sql.js";
 import { presentUser, presentUserListItem } from "./presenter.js";
 import * as repo from "./repository.js";
@@ -43,6 +45,14 @@ const sameSet = (a: number[], b: number[]) => a.length === b.length && new Set([
 async function companyFor(ctx: AppContext, actor: RequestActor, userId: number): Promise<number> {
   if (!actor.super) return actor.companyId;
   return (await repo.companyOfUser(ctx.sql, userId)) ?? actor.companyId;
+}
+
+/** Users changing their own password prove they know the current one (a stolen session cannot lock them out). */
+async function assertCurrentPassword(ctx: AppContext, companyId: number, id: number, current: string | undefined) {
+  const stored = await repo.passwordHashOf(ctx.sql, companyId, id);
+  if (!current || !stored || !(await verifyPassword(current, stored))) {
+    throw new AppError("ERR_INVALID_CURRENT_PASSWORD", "A senha atual está incorreta");
+  }
 }
 
 async function loadTarget(sql: Sql, companyId: number, id: number): Promise<repo.UserRow> {
@@ -163,8 +173,11 @@ export async function updateUser(ctx: AppContext, actor: RequestActor, id: numbe
   if (refusal) throw refuse(refusal);
 
   const email = input.email !== undefined ? normalizeEmail(input.email) : undefined;
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const self = actor.id === target.id;
+  if (input.password && self) await assertCurrentPassword(ctx, companyId, id, input.currentPassword);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const demoted = change.profile !== undefined && !atLeast({ profile: change.profile, super: false }, target.profile);
+  let ended: string[] = [];
   await ctx.sql
     .tx(async (sql) => {
       if (email !== undefined && email !== target.email && (await repo.emailTaken(sql, email, id))) throw refuse("ERR_EMAIL_ALREADY_EXISTS");
@@ -178,16 +191,19 @@ export async function updateUser(ctx: AppContext, actor: RequestActor, id: numbe
         whatsappId: change.whatsappId,
       });
       if (change.queueIds) await repo.setUserQueues(sql, companyId, id, change.queueIds);
-      // A password set by someone else ends the user's sessions. One's own change keeps the current
-      // session: a login already ends every other one, so there is nothing else to end.
-      if (passwordHash && !self) await repo.endSessions(sql, companyId, id);
+      // A new password ends the user's sessions (one's own change keeps the session making it); a
+      // lowered profile ends them too, so no token or socket keeps the old rights.
+      if (passwordHash || demoted) {
+        const scope = { companyId, userId: id, exceptSessionId: self && !demoted ? actor.sessionId : undefined };
+        ended = await revokeSessions(sql, scope, demoted ? "demoted" : "password_changed");
+      }
     })
     .catch((err: unknown) => {
       throw isUniqueViolation(err) ? refuse("ERR_EMAIL_ALREADY_EXISTS") : err;
     });
 
-  if (passwordHash && !self) ctx.realtime.io.in(rooms.user(id)).disconnectSockets(true);
-  else if (change.profile || change.queueIds || change.allTicket) await ctx.realtime.refreshUser(id, companyId);
+  ctx.realtime.endSessions(ended);
+  if (change.profile || change.queueIds || change.allTicket) await ctx.realtime.refreshUser(id, companyId);
   return emitUser(ctx, companyId, id, "update");
 }
 
@@ -207,7 +223,8 @@ async function removeUser(ctx: AppContext, sql: Sql, actor: RequestActor, id: nu
 }
 
 function afterDelete(ctx: AppContext, companyId: number, userId: number) {
-  ctx.realtime.io.in(rooms.user(userId)).disconnectSockets(true);
+  // Its sessions went with it (ON DELETE CASCADE), so its tokens fail; close its sockets too.
+  ctx.realtime.endUser(userId);
   ctx.realtime.emit(userEventRooms(companyId, userId), channel.user(companyId), { action: "delete", userId });
 }
 

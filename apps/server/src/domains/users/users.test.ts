@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
-import { buildCompany, buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
+import { buildCompany, buildQueue, buildTenant, buildUser, createTestApp, TEST_PASSWORD, type TestApp } from "../../../test/helper.js";
 
 let app: TestApp;
 let base: string;
@@ -237,7 +237,7 @@ describe("users: update", () => {
     const newEmail = email();
     const res = await app.api("PUT", `/api/users/${me.id}`, {
       token: me.token,
-      body: { name: "Meu Nome", email: newEmail, password: "novasenha", profile: "user", queueIds: [] },
+      body: { name: "Meu Nome", email: newEmail, password: "novasenha", currentPassword: TEST_PASSWORD, profile: "user", queueIds: [] },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: "Meu Nome", email: newEmail, profile: "user" });

@@ -10,15 +10,18 @@ import { api } from "../../lib/api";
 import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
 
-/** The user's own data; a blank password keeps the current one. */
-const profileForm = z.object({
-  name: userCreateInput.shape.name,
-  email: userCreateInput.shape.email,
-  password: z
-    .string()
-    .max(50, MSG.tooLong)
-    .refine((v) => v === "" || v.length >= 5, MSG.tooShort),
-});
+/** The user's own data; a blank password keeps the current one, a new one needs the current one. */
+const profileForm = z
+  .object({
+    name: userCreateInput.shape.name,
+    email: userCreateInput.shape.email,
+    password: z
+      .string()
+      .max(50, MSG.tooLong)
+      .refine((v) => v === "" || v.length >= 5, MSG.tooShort),
+    currentPassword: z.string().max(200, MSG.tooLong),
+  })
+  .refine((v) => v.password === "" || v.currentPassword !== "", { message: MSG.required, path: ["currentPassword"] });
 type ProfileForm = z.infer<typeof profileForm>;
 
 export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open: boolean; onClose(): void }) {
@@ -26,17 +29,21 @@ export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open
   const { reload } = useSession();
   const { register, handleSubmit, reset, formState } = useForm<ProfileForm>({
     resolver: zodResolver(profileForm) as Resolver<ProfileForm>,
-    defaultValues: { name: user.name, email: user.email, password: "" },
+    defaultValues: { name: user.name, email: user.email, password: "", currentPassword: "" },
   });
   useEffect(() => {
-    if (open) reset({ name: user.name, email: user.email, password: "" });
+    if (open) reset({ name: user.name, email: user.email, password: "", currentPassword: "" });
   }, [open, user.name, user.email, reset]);
 
   const submit = handleSubmit(async (values) => {
     try {
       await api(`/users/${user.id}`, {
         method: "PUT",
-        body: { name: values.name, email: values.email, ...(values.password ? { password: values.password } : {}) },
+        body: {
+          name: values.name,
+          email: values.email,
+          ...(values.password ? { password: values.password, currentPassword: values.currentPassword } : {}),
+        },
       });
       toast.success(t("common.successOperation"));
       onClose();
@@ -62,6 +69,15 @@ export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open
               {...register("password")}
               error={!!errors.password}
               helperText={errors.password?.message ?? t("profile.passwordHint")}
+              fullWidth
+            />
+            <TextField
+              label={t("profile.currentPassword")}
+              type="password"
+              autoComplete="current-password"
+              {...register("currentPassword")}
+              error={!!errors.currentPassword}
+              helperText={errors.currentPassword?.message ?? t("profile.currentPasswordHint")}
               fullWidth
             />
           </Stack>

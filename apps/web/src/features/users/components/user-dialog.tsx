@@ -29,6 +29,8 @@ interface FormValues {
   name: string;
   email: string;
   password: string;
+  /** Asked only when users change their own password. */
+  currentPassword: string;
   profile: Profile;
   queueIds: number[];
   whatsappId: number | "";
@@ -36,8 +38,9 @@ interface FormValues {
 }
 
 /** The user form of 1-core §5: name 2-50, e-mail, password 5-50 (optional when editing), profile required. */
-const schemaFor = (editing: boolean) =>
-  z.object({
+const schemaFor = (editing: boolean, self: boolean) =>
+  z
+    .object({
     name: userCreateInput.shape.name,
     email: userCreateInput.shape.email,
     password: editing
@@ -46,13 +49,15 @@ const schemaFor = (editing: boolean) =>
           .max(50, MSG.tooLong)
           .refine((v) => v === "" || v.length >= 5, MSG.tooShort)
       : z.string().min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong),
+    currentPassword: z.string().max(200, MSG.tooLong),
     profile: z.enum(PROFILES, { error: MSG.required }),
     queueIds: z.array(z.number()),
     whatsappId: z.number().or(z.literal("")),
     allTicket: z.boolean(),
-  });
+  })
+    .refine((v) => !self || v.password === "" || v.currentPassword !== "", { message: MSG.required, path: ["currentPassword"] });
 
-const emptyValues: FormValues = { name: "", email: "", password: "", profile: "user", queueIds: [], whatsappId: "", allTicket: false };
+const emptyValues: FormValues = { name: "", email: "", password: "", currentPassword: "", profile: "user", queueIds: [], whatsappId: "", allTicket: false };
 
 function valuesOf(user: User | null): FormValues {
   if (!user) return emptyValues;
@@ -60,6 +65,7 @@ function valuesOf(user: User | null): FormValues {
     name: user.name,
     email: user.email,
     password: "",
+    currentPassword: "",
     profile: user.profile,
     queueIds: user.queues.map((q) => q.id),
     whatsappId: user.whatsappId ?? "",
@@ -78,13 +84,14 @@ interface Props {
 export function UserDialog({ open, user, actor, onClose }: Props) {
   const { t } = useTranslation();
   const editing = user !== null;
+  const self = user?.id === actor.id;
   const canEditProfile = can(actor, "user-modal:editProfile");
   const canEditQueues = can(actor, "user-modal:editQueues");
   const queues = useQueues();
   const connections = useConnections();
   const save = useSaveUser();
   const { register, control, handleSubmit, reset, formState } = useForm<FormValues>({
-    resolver: zodResolver(schemaFor(editing)) as unknown as Resolver<FormValues>,
+    resolver: zodResolver(schemaFor(editing, self)) as unknown as Resolver<FormValues>,
     defaultValues: valuesOf(user),
   });
   useEffect(() => {
@@ -100,7 +107,8 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
       ...(canEditQueues ? { queueIds: v.queueIds } : {}),
     };
     try {
-      if (user) await save.mutateAsync({ id: user.id, input: { ...common, ...(v.password ? { password: v.password } : {}) } });
+      const password = v.password ? { password: v.password, ...(self ? { currentPassword: v.currentPassword } : {}) } : {};
+      if (user) await save.mutateAsync({ id: user.id, input: { ...common, ...password } });
       else await save.mutateAsync({ input: { profile: "user", queueIds: [], allTicket: "disable", ...common, password: v.password } });
       toast.success(t("users.saved"));
       onClose();
@@ -129,6 +137,17 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
                 fullWidth
               />
             </Stack>
+            {self && (
+              <TextField
+                label={t("profile.currentPassword")}
+                type="password"
+                autoComplete="current-password"
+                {...register("currentPassword")}
+                error={!!errors.currentPassword}
+                helperText={errors.currentPassword?.message ?? t("profile.currentPasswordHint")}
+                fullWidth
+              />
+            )}
             <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
               <TextField label={t("users.fields.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth />
               {canEditProfile && (

@@ -1,0 +1,25 @@
+import type { Sql } from "../db/sql.js";
+import { loadActor, type RequestActor } from "./actor.js";
+import { assertCompanyUsable } from "./company-state.js";
+import { AppError } from "./errors.js";
+import type { TokenService } from "./tokens.js";
+
+export const sessionExpired = () => new AppError("ERR_SESSION_EXPIRED", "Sessão expirada. Faça login novamente.");
+
+/**
+ * The one check behind every authenticated way in (API requests, socket handshakes, a socket's
+ * refreshed token): a valid, unexpired access token whose session is live, whose user still exists,
+ * and whose company may be used (`company-state.ts`). Throws the refusal as an AppError.
+ */
+export async function authenticateAccessToken(
+  sql: Sql,
+  tokens: TokenService,
+  token: string | null,
+): Promise<{ actor: RequestActor; expiresAt: number }> {
+  const claims = token ? await tokens.verifyAccess(token) : null;
+  if (!claims) throw sessionExpired();
+  const actor = await loadActor(sql, claims.userId, claims.companyId, claims.sessionId);
+  if (!actor) throw sessionExpired();
+  assertCompanyUsable(actor.company);
+  return { actor, expiresAt: claims.expiresAt };
+}
