@@ -119,6 +119,7 @@ export class Realtime {
     ]);
     if (actor.super) void socket.join(rooms.supers());
     for (const q of actor.queueIds) void socket.join(rooms.queue(actor.companyId, q));
+    void socket.join(ticketViewRooms(actor));
     this.scheduleExpiry(socket);
     socket.on(CLIENT_EVENTS.authToken, (token: unknown, ack?: unknown) => {
       void this.reauthenticate(socket, typeof token === "string" ? token : null).then((answer) => {
