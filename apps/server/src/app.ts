@@ -52,8 +52,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const realtime = new Realtime(app.server, sql, tokens);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
-  const jobs = new Jobs(databaseUrl, config.runJobs);
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens };
+  const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, log: app.log };
 
   await app.register(cookie);
   await app.register(rateLimit, { global: false, hook: "preHandler" });

@@ -9,6 +9,7 @@ import * as whatsappRepo from "../whatsapp/repository.js";
 import { settingEnabled } from "./company-settings.js";
 import { emitTicketUpdate } from "./events.js";
 import { presentTicket } from "./presenter.js";
+import { changedSince, ticketAlreadyChanged } from "./ticket-conflict.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
 import { isAdmin, loadVisibleTicket } from "./service.js";
@@ -47,12 +48,12 @@ async function requireTagIfNeeded(ctx: AppContext, row: TicketRow): Promise<void
   }
 }
 
-/** Sends an automatic message; a disconnected connection must not undo the transition. */
+/** Sends an automatic message; a disconnected connection must not undo the transition, but the failure is logged. */
 async function sendQuietly(ctx: AppContext, ticket: TicketRow, body: string, userId: number | null): Promise<void> {
   try {
     await sendOutgoing(ctx, { ticket, body, userId });
-  } catch {
-    // the transition stands; the message is simply not sent
+  } catch (err) {
+    ctx.log.warn({ err, companyId: ticket.company_id, ticketId: ticket.id, whatsappId: ticket.whatsapp_id }, "automatic ticket message not sent; the transition stands");
   }
 }
 
@@ -67,7 +68,8 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
     if (!isAdmin(actor) && current.user_id !== actor.id) throw new AppError("ERR_NO_PERMISSION");
   } else {
     const refusal = ticketActionRefusal(ruleActor, ruleTicket, action);
-    if (refusal === "state") throw new AppError("ERR_VALIDATION", `Ação ${action} inválida para um ticket ${current.status}`);
+    // the status no longer allows the action: most often another agent acted first (a stale view)
+    if (refusal === "state") throw ticketAlreadyChanged(current);
     if (refusal === "permission") throw new AppError("ERR_NO_PERMISSION");
   }
 
@@ -131,7 +133,9 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
 
   try {
     await ctx.sql.tx(async (sql) => {
-      await repo.findTicket(sql, companyId, id, true);
+      const locked = await repo.findTicket(sql, companyId, id, true);
+      if (!locked) throw new AppError("ERR_NO_TICKET_FOUND");
+      if (changedSince(current, locked)) throw ticketAlreadyChanged(locked);
       await repo.updateTicket(sql, companyId, id, patch);
       if (action === "accept" && assignee) await repo.trackAccept(sql, companyId, id, assignee.id);
       if (action === "finish") await repo.trackFinish(sql, companyId, id);

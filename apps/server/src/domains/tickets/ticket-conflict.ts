@@ -1,0 +1,20 @@
+import { AppError } from "../../core/errors.js";
+import { presentTicket } from "./presenter.js";
+import type { TicketRow } from "./repository.js";
+
+/**
+ * A transition is decided on the ticket as the request first read it. Two agents who press
+ * "accept" at the same moment both read it pending; the row lock makes the second wait, and this
+ * check (on the locked, current row) makes it lose instead of overwriting the winner and sending
+ * the customer a second greeting.
+ */
+export function changedSince(seen: TicketRow, now: TicketRow): boolean {
+  return seen.status !== now.status || seen.user_id !== now.user_id || seen.queue_id !== now.queue_id || seen.whatsapp_id !== now.whatsapp_id;
+}
+
+/** The loser's answer: 409 with the ticket as it is now, so the client can show it. */
+export function ticketAlreadyChanged(now: TicketRow): AppError {
+  return new AppError("ERR_TICKET_ALREADY_CHANGED", "Este ticket acabou de ser alterado por outra pessoa. Veja a situação atual.", {
+    ticket: presentTicket(now),
+  });
+}
