@@ -1,5 +1,7 @@
+import { pino } from "pino";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { installProcessHandlers } from "./core/process-handlers.js";
 import { openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { seedFirstStart } from "./db/seed.js";
@@ -16,7 +18,12 @@ async function main() {
     }
     throw err;
   }
-  const db = await openDatabase(config);
+  // the process's own logger (start-up, shutdown, process-level failures); requests log through Fastify's
+  const log = pino({ level: config.logLevel });
+  let shutdown: (exitCode: number) => Promise<void> = async (exitCode) => process.exit(exitCode);
+  installProcessHandlers(log, (exitCode) => shutdown(exitCode));
+
+  const db = await openDatabase(config, log);
   const pool = createPool(db.url, 20);
   const applied = await migrate(pool);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
@@ -29,19 +36,23 @@ async function main() {
   console.log(`Atende listening on http://localhost:${config.port}`);
 
   let stopping = false;
-  const stop = async () => {
+  // each step is attempted even when an earlier one fails, so the embedded database is always stopped
+  const step = (name: string, run: () => Promise<unknown>) => run().catch((err: unknown) => log.error({ err, step: name }, "shutdown step failed"));
+  shutdown = async (exitCode) => {
     if (stopping) return;
     stopping = true;
-    await built.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await db.embedded?.stop().catch(() => undefined);
-    process.exit(0);
+    await step("close the server and jobs", () => built.close());
+    await step("close the database pool", () => pool.end());
+    await step("stop the embedded database", async () => db.embedded?.stop());
+    process.exit(exitCode);
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
 }
 
-main().catch((err) => {
-  console.error(err);
+main().catch((err: unknown) => {
+  // a rejection may carry no reason at all: never print a bare "undefined"
+  if (err instanceof Error) console.error(`Atende could not start: ${err.message}\n${err.stack ?? ""}`);
+  else console.error(`Atende could not start: ${err === undefined ? "an unexplained failure (no reason given)" : String(err)}`);
   process.exit(1);
 });
