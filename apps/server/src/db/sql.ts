@@ -36,16 +36,21 @@ export class Sql {
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (!(this.conn instanceof pg.Pool)) return fn(this);
     const client = await this.conn.connect();
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       const result = await fn(new Sql(client));
       await client.query("COMMIT");
       return result;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // a failed ROLLBACK means a broken connection: it is destroyed instead of pooled; the caller gets `err`
+      broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (rollbackErr: unknown) => (rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr))),
+      );
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }

@@ -376,7 +376,10 @@ describe("a signed but malformed delivery", () => {
     const id = (await row()).id;
     // the job's attempts (some may run on their own meanwhile): each records the error; the last one gives up
     const lookups = new WebhookLookups(app.sql);
-    for (let i = 0; i < 10 && (await row()).attempts < 5; i++) await processWebhookEvent(app.ctx, lookups, id).catch(() => "retried"); // a rejection asks for a retry
+    for (let i = 0; i < 10 && (await row()).attempts < 5; i++) await processWebhookEvent(app.ctx, lookups, id).then(
+        () => "gave up",
+        (err: unknown) => `retry asked: ${String(err)}`, // a rejection is how a job asks pg-boss for a retry
+      );
     const final = await row();
     expect(final).toMatchObject({ status: "failed", attempts: 5 });
     expect(final.error).toContain("Entrega malformada (messages)");
