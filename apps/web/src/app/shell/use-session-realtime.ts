@@ -7,6 +7,7 @@ import { clearOfflineCache } from "../../features/tickets/offline/db";
 import { disconnectSocket, getSocket } from "../../lib/socket";
 import { clearSessionData } from "../../lib/storage";
 import { useSocketEvent } from "../../lib/use-socket-event";
+import { logFailure } from "../../lib/log-failure";
 
 type AuthEvent = { action?: string; user?: { id?: number } };
 type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
@@ -52,7 +53,7 @@ export function useSessionRealtime(user: SessionUser): boolean {
     const id = ev?.user?.id ?? ev?.userId;
     if (id !== user.id) return;
     // A deleted account gets a 401 here, which ends the session through the API client.
-    void reload().catch(() => undefined);
+    void reload().catch((err: unknown) => logFailure("session refresh after a user event failed", err, { userId: id }));
   });
 
   return endedElsewhere;

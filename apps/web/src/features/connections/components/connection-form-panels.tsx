@@ -11,6 +11,8 @@ import { FormTextField } from "../../../components/form-text-field";
 import type { PromptOption } from "../api/connections";
 import { generateToken, type ConnectionFormIn } from "./connection-form-schema";
 import { ProviderLabel } from "./provider-label";
+import { logFailure } from "../../../lib/log-failure";
+import { toastError } from "../../../lib/toast-error";
 
 type Ctl = { control: Control<ConnectionFormIn> };
 const toId = (v: unknown) => (v === "" || v === null || v === undefined ? null : Number(v));
@@ -235,7 +237,10 @@ export function IntegrationPanel({ control, setValue, prompts }: Ctl & { setValu
                             void navigator.clipboard
                               ?.writeText(field.value ?? "")
                               .then(() => toast.success(t("connections.form.tokenCopied"), { autoClose: 2000 }))
-                              .catch(() => undefined);
+                              .catch((err: unknown) => {
+                                logFailure("copying the connection token failed", err);
+                                toastError(err);
+                              });
                           }}
                           data-testid="copy-token"
                         >
