@@ -47,8 +47,9 @@ const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false; // ESRCH: the process is gone (what this helper asks)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false; // the process is gone
+    throw err;
   }
 };
 
