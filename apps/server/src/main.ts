@@ -24,7 +24,7 @@ async function main() {
   installProcessHandlers(log, (exitCode) => shutdown(exitCode));
 
   const db = await openDatabase(config, log);
-  const pool = createPool(db.url, 20);
+  const pool = createPool(db.url, 20, log);
   const applied = await migrate(pool);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   if (await seedFirstStart(new Sql(pool), config)) {

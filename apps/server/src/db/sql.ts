@@ -55,8 +55,13 @@ export class Sql {
   }
 }
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
+/**
+ * An idle client's error (the server restarted, or ended the connection) is logged; pg drops that
+ * client and the next query takes a new one, so nothing else is needed. Without a logger (scripts,
+ * tests) it goes to stderr.
+ */
+export function createPool(connectionString: string, max = 10, log?: { warn(obj: object, msg: string): void }): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  pool.on("error", () => undefined); // idle client errors surface on the next query
+  pool.on("error", (err) => (log ? log.warn({ err }, "idle database connection lost; the pool opens a new one") : console.warn("idle database connection lost", err)));
   return pool;
 }
