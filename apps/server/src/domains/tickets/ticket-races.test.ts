@@ -137,6 +137,22 @@ describe("tickets: concurrent transitions have one winner", () => {
     expect(now.json().queueId).toBe(winnerQueue);
   });
 
+  it("a loser who can no longer see the ticket gets the 409 without it", async () => {
+    const id = (await inbound(app, t.admin.token, wa, { number: newNumber() })).ticketId;
+    const agent = agents[0]!;
+    // the admin moves it to a queue the agent is not in; the agent tries to take it in queue A
+    const responses = await race(id, [
+      () => app.api("PUT", `/api/tickets/${id}`, { token: t.admin.token, body: { action: "transfer", queueId: queueB, userId: null } }),
+      () => app.api("PUT", `/api/tickets/${id}`, { token: agent.token, body: { action: "accept" } }),
+    ]);
+    const { won, lost } = outcome(responses);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.body.error).toBe("ERR_TICKET_ALREADY_CHANGED");
+    if (responses[0]!.statusCode === 200) expect(lost[0]!.body).not.toHaveProperty("ticket"); // pending in queue B: out of the agent's sight
+    else expect(lost[0]!.body.ticket).toMatchObject({ id, status: "open", userId: agent.id }); // the admin sees every ticket
+  });
+
   it("an action the ticket's status no longer allows is a 409 with the current ticket", async () => {
     const id = (await inbound(app, t.admin.token, wa, { number: newNumber() })).ticketId;
     expect((await app.api("PUT", `/api/tickets/${id}`, { token: agents[0]!.token, body: { action: "accept" } })).statusCode).toBe(200);

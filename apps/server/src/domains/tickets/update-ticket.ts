@@ -9,7 +9,7 @@ import * as whatsappRepo from "../whatsapp/repository.js";
 import { settingEnabled } from "./company-settings.js";
 import { emitTicketUpdate } from "./events.js";
 import { presentTicket } from "./presenter.js";
-import { changedSince, ticketAlreadyChanged } from "./ticket-conflict.js";
+import { changedSince, StaleTicket, ticketAlreadyChanged } from "./ticket-conflict.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
 import { isAdmin, loadVisibleTicket } from "./service.js";
@@ -69,7 +69,7 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   } else {
     const refusal = ticketActionRefusal(ruleActor, ruleTicket, action);
     // the status no longer allows the action: most often another agent acted first (a stale view)
-    if (refusal === "state") throw ticketAlreadyChanged(current);
+    if (refusal === "state") throw await ticketAlreadyChanged(ctx, actor, current);
     if (refusal === "permission") throw new AppError("ERR_NO_PERMISSION");
   }
 
@@ -135,13 +135,14 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
     await ctx.sql.tx(async (sql) => {
       const locked = await repo.findTicket(sql, companyId, id, true);
       if (!locked) throw new AppError("ERR_NO_TICKET_FOUND");
-      if (changedSince(current, locked)) throw ticketAlreadyChanged(locked);
+      if (changedSince(current, locked)) throw new StaleTicket(locked);
       await repo.updateTicket(sql, companyId, id, patch);
       if (action === "accept" && assignee) await repo.trackAccept(sql, companyId, id, assignee.id);
       if (action === "finish") await repo.trackFinish(sql, companyId, id);
       if (action === "reopen") await repo.startTracking(sql, companyId, id);
     });
   } catch (err) {
+    if (err instanceof StaleTicket) throw await ticketAlreadyChanged(ctx, actor, err.now);
     if (uniqueViolation(err)) {
       const other = await repo.findActiveTicket(ctx.sql, companyId, current.contact_id, patch.whatsapp_id ?? current.whatsapp_id);
       const row = other ? await repo.findTicket(ctx.sql, companyId, other.id) : null;
