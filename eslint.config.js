@@ -59,4 +59,23 @@ export default tseslint.config(
     settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })] },
     rules: { "import-x/no-restricted-paths": ["error", { zones: webLayerZones }] },
   },
+  {
+    // No silent failures: a catch that drops the error hides what an operator needs.
+    // Log it with context or answer with a code; a rightful ignore says why in an eslint-disable comment.
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    rules: {
+      "no-empty": ["error", { allowEmptyCatch: false }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CatchClause[param=null]:not(:has(ThrowStatement))",
+          message: "This catch drops the error: log it with context (ids, request or job id) or answer with an error code.",
+        },
+        {
+          selector: "CallExpression[callee.property.name='catch'] > ArrowFunctionExpression[params.length=0]",
+          message: ".catch(() => ...) drops the error: take it and log it with context, or let it reach the caller.",
+        },
+      ],
+    },
+  },
 );

@@ -295,9 +295,10 @@ async function main() {
     for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
     await built.close();
   } finally {
-    await pool.end().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    // cleanup after the measurements: reported, never hiding the run's own failure
+    await pool.end().catch((err: unknown) => console.warn("cleanup: could not close the pool", err));
+    await embedded?.stop().catch((err: unknown) => console.warn("cleanup: could not stop the embedded PostgreSQL", err));
+    if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch((err: unknown) => console.warn("cleanup: could not remove the data directory", err));
   }
 }
 

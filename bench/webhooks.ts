@@ -202,10 +202,11 @@ async function main() {
     }
     console.log(`\n  webhook events            processed ${events.processed}, failed ${events.failed}, pending ${events.pending}; tickets ${tickets}`);
   } finally {
-    await built?.close().catch(() => undefined);
-    await fake.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
+    // cleanup after the measurements: reported, never hiding the run's own failure
+    await built?.close().catch((err: unknown) => console.warn("cleanup: could not close the server", err));
+    await fake.close().catch((err: unknown) => console.warn("cleanup: could not close the fake Graph API", err));
+    await pool.end().catch((err: unknown) => console.warn("cleanup: could not close the pool", err));
+    await embedded?.stop().catch((err: unknown) => console.warn("cleanup: could not stop the embedded PostgreSQL", err));
     await rm(pgDir, { recursive: true, force: true });
     await rm(mediaDir, { recursive: true, force: true });
   }

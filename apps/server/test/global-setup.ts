@@ -5,6 +5,9 @@ import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabas
 import { createPool } from "../src/db/sql.js";
 import pg from "pg";
 
+/** Teardown is best effort: what it could not clean is reported, never fatal. */
+const teardownFailed = (what: string) => (err: unknown) => console.warn(`test teardown: could not ${what}`, err);
+
 /**
  * One PostgreSQL for the run: TEST_DATABASE_SERVER_URL (a server URL whose user may create databases)
  * when set, otherwise a throw-away embedded server. A migrated template database is made once; each
@@ -43,12 +46,13 @@ export default async function setup(project: TestProject) {
       const c = new pg.Client({ connectionString: serverUrl("postgres") });
       await c.connect();
       const dbs = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`atende_t_${process.pid}_%`]);
-      for (const { datname } of dbs.rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
-      await c.query(`DROP DATABASE IF EXISTS ${template}`).catch(() => undefined);
+      // teardown is best effort: a database left behind is litter on a test server, not a wrong result
+      for (const { datname } of dbs.rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(teardownFailed(`drop ${datname}`));
+      await c.query(`DROP DATABASE IF EXISTS ${template}`).catch(teardownFailed(`drop ${template}`));
       await c.end();
     }
-    await embedded?.stop().catch(() => undefined);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    await embedded?.stop().catch(teardownFailed("stop the embedded PostgreSQL"));
+    if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(teardownFailed(`remove ${dataDir}`));
   };
 }
 

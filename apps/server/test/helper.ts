@@ -88,7 +88,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await pool.end();
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      // best effort: the global teardown drops whatever this left behind
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((err: unknown) => console.warn(`test teardown: could not drop ${name}`, err));
       await c.end();
     },
   };

@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   ERR_CONTACT_IS_WHATSAPP: 400,
   ERR_WPP_OFFICIAL_SESSION_EXPIRED: 400,
   ERR_TICKET_USER_MISMATCH: 409,
+  /** extension: a ticket transition lost a race (or its view was stale); the body carries the current ticket */
+  ERR_TICKET_ALREADY_CHANGED: 409,
   ERR_REQUIRE_TAG_BEFORE_CLOSING: 400,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   // extensions

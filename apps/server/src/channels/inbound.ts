@@ -17,6 +17,7 @@ import { takeRatingReply } from "./routing/closing.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { isConnectionNumber } from "./routing/own-numbers.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket } from "./routing/queue-routing.js";
+import { reportedToCaller } from "../core/ignore.js";
 
 export interface Connection {
   companyId: number;
@@ -44,7 +45,7 @@ const chains = new Map<string, Promise<unknown>>();
 function serialised<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = chains.get(key) ?? Promise.resolve();
   const run = previous.then(fn, fn);
-  const tail = run.catch(() => undefined);
+  const tail = run.catch(reportedToCaller);
   chains.set(key, tail);
   void tail.then(() => {
     if (chains.get(key) === tail) chains.delete(key);

@@ -101,8 +101,18 @@ export class ChannelManager {
     this.startTimers();
     for (const w of await unownedConnected(this.ctx.sql)) {
       if (this.drivers.has(w.id) || !factories.has(w.provider)) continue;
-      await this.start(w.company_id, w.id, w.provider, true).catch(() => undefined);
+      await this.start(w.company_id, w.id, w.provider, true).catch((err: unknown) => this.failedResume(err, w.company_id, w.id));
     }
+  }
+
+  /** A session that could not be resumed: logged; the heartbeat tries again while it stays CONNECTED and free. */
+  private failedResume(err: unknown, companyId: number, whatsappId: number): void {
+    this.ctx.log.warn({ err, companyId, whatsappId }, "could not resume a connected session; the heartbeat tries again");
+  }
+
+  /** Stopping a driver that failed to stop cleanly: its socket may linger, but the driver is dropped either way. */
+  private failedStop(err: unknown, whatsappId: number): void {
+    this.ctx.log.warn({ err, whatsappId }, "a driver did not stop cleanly");
   }
 
   /**
@@ -120,7 +130,7 @@ export class ChannelManager {
     this.startTimers();
     await failInterrupted(this.ctx, whatsappId);
     const previous = this.drivers.get(whatsappId);
-    if (previous) await previous.stop().catch(() => undefined);
+    if (previous) await previous.stop().catch((err: unknown) => this.failedStop(err, whatsappId));
     const driver = factory(this.ctx, { companyId, whatsappId, resume, pairingNumber, events: this.eventsFor(companyId, whatsappId) });
     this.drivers.set(whatsappId, driver);
     await driver.connect();
@@ -146,8 +156,11 @@ export class ChannelManager {
   async forget(whatsappId: number): Promise<void> {
     const driver = this.drivers.get(whatsappId);
     this.drivers.delete(whatsappId);
-    if (driver) await driver.stop().catch(() => undefined);
-    await releaseLease(this.ctx.sql, whatsappId, this.ownerId).catch(() => undefined);
+    if (driver) await driver.stop().catch((err: unknown) => this.failedStop(err, whatsappId));
+    // a lease left behind expires by itself (it is not renewed any more)
+    await releaseLease(this.ctx.sql, whatsappId, this.ownerId).catch((err: unknown) =>
+      this.ctx.log.warn({ err, whatsappId }, "could not release a deleted connection's lease; it expires by itself"),
+    );
   }
 
   /** Stops every driver of this process (server shutdown) and frees their leases for other processes. */
@@ -155,13 +168,18 @@ export class ChannelManager {
     this.stopTimers();
     const all = [...this.drivers.values()];
     this.drivers.clear();
-    await Promise.all(all.map((d) => d.stop().catch(() => undefined)));
-    await releaseAll(this.ctx.sql, this.ownerId).catch(() => undefined);
+    await Promise.all(all.map((d) => d.stop().catch((err: unknown) => this.failedStop(err, d.whatsappId))));
+    await releaseAll(this.ctx.sql, this.ownerId).catch((err: unknown) =>
+      this.ctx.log.warn({ err }, "could not release this process's leases at shutdown; they expire by themselves"),
+    );
   }
 
   private startTimers(): void {
     if (!this.heartbeat) {
-      this.heartbeat = setInterval(() => void this.tick().catch(() => undefined), HEARTBEAT_MS);
+      this.heartbeat = setInterval(
+        () => void this.tick().catch((err: unknown) => this.ctx.log.error({ err }, "connection heartbeat failed; the next one tries again")),
+        HEARTBEAT_MS,
+      );
       this.heartbeat.unref();
     }
     if (!this.poller) {
@@ -180,7 +198,7 @@ export class ChannelManager {
   private async lose(whatsappId: number): Promise<void> {
     const driver = this.drivers.get(whatsappId);
     this.drivers.delete(whatsappId);
-    if (driver) await driver.stop().catch(() => undefined);
+    if (driver) await driver.stop().catch((err: unknown) => this.failedStop(err, whatsappId));
   }
 
   /** Every HEARTBEAT_MS: renew the leases, drop the lost ones, start connected sessions nobody runs. */
@@ -189,7 +207,7 @@ export class ChannelManager {
     for (const id of [...this.drivers.keys()]) if (!held.has(id)) await this.lose(id);
     for (const w of await unownedConnected(this.ctx.sql)) {
       if (this.drivers.has(w.id) || !factories.has(w.provider)) continue;
-      await this.start(w.company_id, w.id, w.provider, true).catch(() => undefined);
+      await this.start(w.company_id, w.id, w.provider, true).catch((err: unknown) => this.failedResume(err, w.company_id, w.id));
     }
   }
 
@@ -202,8 +220,8 @@ export class ChannelManager {
       const ids = new Set(held.map((h) => h.whatsapp_id));
       for (const id of [...this.drivers.keys()]) if (!ids.has(id)) await this.lose(id);
       for (const h of held) if (h.queued && this.drivers.has(h.whatsapp_id)) void this.drain(h.whatsapp_id);
-    } catch {
-      // the next poll tries again
+    } catch (err) {
+      this.ctx.log.warn({ err }, "outbox poll failed; the next poll tries again");
     } finally {
       this.polling = false;
     }
@@ -219,8 +237,16 @@ export class ChannelManager {
         if (!driver) return;
         const batch = await claimQueued(this.ctx.sql, whatsappId, 20);
         if (!batch.length) return;
-        for (const m of batch) await deliverQueued(this.ctx, driver, m.company_id, m.id).catch(() => undefined);
+        // a failed send is recorded on its message (failed, with the error) by deliverQueued
+        for (const m of batch) {
+          await deliverQueued(this.ctx, driver, m.company_id, m.id).catch((err: unknown) =>
+            this.ctx.log.warn({ err, companyId: m.company_id, whatsappId, messageId: m.id }, "queued message not sent"),
+          );
+        }
       }
+    } catch (err) {
+      // runs unawaited (void this.drain): an escaping error would end the process; the next poll retries
+      this.ctx.log.error({ err, whatsappId }, "outbox drain failed; the next poll tries again");
     } finally {
       this.draining.delete(whatsappId);
     }

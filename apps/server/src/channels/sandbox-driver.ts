@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { MediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import type { DriverEvents, InboundMessage, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "./driver.js";
+import { reportedToCaller } from "../core/ignore.js";
 
 /** Ack steps of a message the sandbox "phone" received: sent (server) after 1 s, delivered after 2.5 s. */
 export const SANDBOX_ACK_STEPS = [
@@ -85,7 +86,9 @@ export class SandboxDriver implements WhatsappDriver {
   private schedule(providerId: string, ack: number, afterMs: number): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.advance(providerId, ack).catch(() => undefined);
+      this.advance(providerId, ack).catch((err: unknown) =>
+        this.ctx.log.warn({ err, whatsappId: this.whatsappId, providerId, ack }, "sandbox ack not recorded"),
+      );
     }, afterMs);
     timer.unref();
     this.timers.add(timer);
@@ -177,7 +180,7 @@ export class SandboxDriver implements WhatsappDriver {
   receive(input: SandboxInbound): Promise<unknown> {
     this.ensureConnected();
     const run = this.inbox.then(() => this.deliver(input));
-    this.inbox = run.catch(() => undefined);
+    this.inbox = run.catch(reportedToCaller);
     return run;
   }
 

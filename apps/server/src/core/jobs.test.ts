@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
 import { z } from "zod";
 import { createTestApp, type TestApp } from "../../test/helper.js";
 import { Jobs } from "./jobs.js";
@@ -7,10 +8,13 @@ let app: TestApp;
 let jobs: Jobs;
 const done: number[] = [];
 let failures = 0;
+/** What the jobs' logger wrote, one parsed JSON line each. */
+const logged: { level: number; msg: string; job?: string; jobId?: string; data?: unknown; err?: { message: string } }[] = [];
+const log = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
 
 beforeAll(async () => {
   app = await createTestApp();
-  jobs = new Jobs(app.databaseUrl, true);
+  jobs = new Jobs(app.databaseUrl, true, log);
   jobs.define({
     name: "test-count",
     schema: z.object({ n: z.number() }),
@@ -36,6 +40,12 @@ describe("jobs", () => {
     expect(new Set(done).size).toBe(60);
     expect(done.filter((n) => n === 7)).toHaveLength(1);
     expect(failures).toBeGreaterThanOrEqual(1);
+  });
+
+  it("logs a failed attempt with the job's name, id and payload", () => {
+    const failure = logged.find((l) => l.job === "test-count" && l.err?.message === "first attempt fails");
+    expect(failure).toMatchObject({ level: 50, data: { n: 7 } });
+    expect(failure?.jobId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("refuses a payload that does not match the job's schema", async () => {

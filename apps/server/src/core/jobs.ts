@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 
@@ -27,9 +28,14 @@ export class Jobs {
   private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
   private started = false;
 
-  constructor(connectionString: string, private readonly runWorkers: boolean) {
+  constructor(
+    connectionString: string,
+    private readonly runWorkers: boolean,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.boss = new PgBoss({ connectionString, max: 4, schema: "pgboss", pollingIntervalSeconds: 1 } as PgBoss.ConstructorOptions);
-    this.boss.on("error", () => undefined);
+    // pg-boss reports its own failures (maintenance, polling, a lost connection) here; it retries by itself.
+    this.boss.on("error", (err) => this.log.error({ err }, "job queue error"));
   }
 
   define<S extends z.ZodType>(definition: JobDefinition<S>): void {
@@ -59,8 +65,12 @@ export class Jobs {
         try {
           await def.handler(def.schema.parse(job.data));
         } catch (err) {
+          this.log.error({ err, job: def.name, jobId: job.id, data: job.data }, "job failed; pg-boss retries it with backoff until its retry limit");
           const message = err instanceof Error ? err.message : String(err);
-          await this.boss.fail(def.name, job.id, { message }).catch(() => undefined);
+          await this.boss.fail(def.name, job.id, { message }).catch((failErr: unknown) => {
+            // the job stays active and pg-boss expires and retries it; the operator must still see why
+            this.log.error({ err: failErr, job: def.name, jobId: job.id }, "could not record a job failure");
+          });
         }
       }),
     );

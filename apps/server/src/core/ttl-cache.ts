@@ -18,7 +18,8 @@ export class TtlCache<K, V> {
     const value = load();
     const entry = { at: Date.now(), value };
     this.entries.set(key, entry);
-    value.catch(() => {
+    // the caller awaits `value` and gets its error; this copy only forgets the failed read
+    value.catch((_reportedToCaller: unknown) => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
     return value;

@@ -14,7 +14,7 @@ describe("WorkLine", () => {
         await new Promise((r) => setTimeout(r, 5));
         running--;
       },
-      { parallel: 2, maxGroup: 3 },
+      { parallel: 2, maxGroup: 3, onFailure: (err) => expect.unreachable(String(err)) },
     );
     for (let i = 0; i < 10; i++) line.push(i);
     await new Promise((r) => setTimeout(r, 60));
@@ -24,17 +24,19 @@ describe("WorkLine", () => {
     expect(most).toBe(2);
   });
 
-  it("keeps no more than maxWaiting and goes on after a failing group", async () => {
+  it("keeps no more than maxWaiting and goes on after a failing group, which is reported", async () => {
     const seen: number[] = [];
+    const failures: [string, number[]][] = [];
     const line = new WorkLine<number>(
       async (group) => {
         seen.push(...group);
         if (group.includes(0)) throw new Error("boom");
       },
-      { parallel: 1, maxGroup: 10, maxWaiting: 2 },
+      { parallel: 1, maxGroup: 10, maxWaiting: 2, onFailure: (err, group) => void failures.push([(err as Error).message, group]) },
     );
     expect([line.push(0), line.push(1), line.push(2), line.push(3)]).toEqual([true, true, true, false]);
     await new Promise((r) => setTimeout(r, 20));
     expect(seen).toEqual([0, 1, 2]);
+    expect(failures).toEqual([["boom", [0]]]);
   });
 });

@@ -3,7 +3,9 @@
  * time, each taking everything that has gathered (up to `maxGroup` items) and handing it to
  * `handle` together, until the line is empty. A busier line makes larger groups, so the fixed cost of
  * a group (a statement, a commit, a transaction) is paid fewer times per item. Items beyond
- * `maxWaiting` are not kept (the caller has a slower way for them).
+ * `maxWaiting` are not kept (the caller has a slower way for them). A group whose handler throws goes
+ * to `onFailure` (handlers settle their items' outcome themselves; this is for what escaped them) and
+ * the line goes on.
  */
 export class WorkLine<T> {
   private active = 0;
@@ -11,7 +13,7 @@ export class WorkLine<T> {
 
   constructor(
     private readonly handle: (group: T[]) => Promise<void>,
-    private readonly o: { parallel: number; maxGroup: number; maxWaiting?: number },
+    private readonly o: { parallel: number; maxGroup: number; maxWaiting?: number; onFailure: (err: unknown, group: T[]) => void },
   ) {}
 
   /** False when the line was full and the item was not kept. */
@@ -28,7 +30,7 @@ export class WorkLine<T> {
       for (;;) {
         const group = this.waiting.splice(0, this.o.maxGroup);
         if (!group.length) return;
-        await this.handle(group).catch(() => undefined); // a handler reports its own failures
+        await this.handle(group).catch((err: unknown) => this.o.onFailure(err, group));
       }
     } finally {
       this.active--;

@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import type { StartupLog } from "./embedded-leftover.js";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded.js";
 
 export interface DatabaseHandle {
@@ -7,9 +8,9 @@ export interface DatabaseHandle {
 }
 
 /** DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR. */
-export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+export async function openDatabase(config: Config, log: StartupLog): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl };
-  const embedded = await startEmbeddedPostgres(config.dataDir);
+  const embedded = await startEmbeddedPostgres(config.dataDir, { log });
   await ensureDatabase(embedded.serverUrl("postgres"), "atende");
   return { url: embedded.serverUrl("atende"), embedded };
 }

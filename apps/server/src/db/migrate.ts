@@ -35,8 +35,12 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
       }
     }
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => undefined);
-    client.release();
+    // a failed unlock means a broken connection: it is destroyed (not pooled), which drops the session lock
+    const unlockError = await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).then(
+      () => undefined,
+      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+    );
+    client.release(unlockError);
   }
   return applied;
 }

@@ -36,22 +36,32 @@ export class Sql {
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (!(this.conn instanceof pg.Pool)) return fn(this);
     const client = await this.conn.connect();
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       const result = await fn(new Sql(client));
       await client.query("COMMIT");
       return result;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      // a failed ROLLBACK means a broken connection: it is destroyed instead of pooled; the caller gets `err`
+      broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (rollbackErr: unknown) => (rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr))),
+      );
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
+/**
+ * An idle client's error (the server restarted, or ended the connection) is logged; pg drops that
+ * client and the next query takes a new one, so nothing else is needed. Without a logger (scripts,
+ * tests) it goes to stderr.
+ */
+export function createPool(connectionString: string, max = 10, log?: { warn(obj: object, msg: string): void }): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
-  pool.on("error", () => undefined); // idle client errors surface on the next query
+  pool.on("error", (err) => (log ? log.warn({ err }, "idle database connection lost; the pool opens a new one") : console.warn("idle database connection lost", err)));
   return pool;
 }

@@ -1,5 +1,6 @@
 import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from "baileys";
 import type { Sql } from "../../db/sql.js";
+import { reportedToCaller } from "../../core/ignore.js";
 
 /**
  * The paired device of a Baileys connection, kept in PostgreSQL (table baileys_auth) instead of the
@@ -59,7 +60,7 @@ export async function usePgAuthState(sql: Sql, companyId: number, whatsappId: nu
   let writes: Promise<unknown> = Promise.resolve();
   const serialised = (fn: () => Promise<unknown>): Promise<void> => {
     const run = writes.then(fn, fn);
-    writes = run.catch(() => undefined);
+    writes = run.catch(reportedToCaller);
     return run.then(() => undefined);
   };
 

@@ -126,8 +126,10 @@ export class BaileysDriver implements WhatsappDriver {
     if (sock) {
       try {
         await sock.logout();
-      } catch {
-        await Promise.resolve(sock.end(undefined)).catch(() => undefined);
+      } catch (err) {
+        // the session is forgotten below either way; WhatsApp drops an unused pairing on its side
+        this.logger.warn({ err }, "logout failed; closing the socket instead");
+        await Promise.resolve(sock.end(undefined)).catch((endErr: unknown) => this.logger.warn({ err: endErr }, "closing the socket failed"));
       }
     }
     await this.forgetPairing();
@@ -137,7 +139,7 @@ export class BaileysDriver implements WhatsappDriver {
   async stop(): Promise<void> {
     const sock = this.sock;
     this.halt();
-    if (sock) await Promise.resolve(sock.end(undefined)).catch(() => undefined);
+    if (sock) await Promise.resolve(sock.end(undefined)).catch((err: unknown) => this.logger.warn({ err }, "closing the socket failed"));
   }
 
   private halt(): void {
@@ -235,7 +237,7 @@ export class BaileysDriver implements WhatsappDriver {
       const me = this.auth?.state.creds.me?.id ?? this.sock?.user?.id;
       const number = pnDigits(me ? jidNormalizedUser(me) : undefined) ?? undefined;
       await this.events.status("CONNECTED", number ? { number } : undefined);
-      void this.store.prune().catch(() => undefined);
+      void this.store.prune().catch((err: unknown) => this.logger.warn({ err }, "pruning stored messages failed; the next connection tries again"));
       return;
     }
     if (u.connection !== "close" || gen !== this.generation) return;

@@ -21,7 +21,9 @@ export const baileysChannel: Domain = (api, ctx) => {
     );
     for (const w of rows) {
       if (channels(ctx).get(w.id)) continue;
-      await channels(ctx).start(w.company_id, w.id, "baileys", true).catch(() => undefined);
+      await channels(ctx)
+        .start(w.company_id, w.id, "baileys", true)
+        .catch((err: unknown) => ctx.log.error({ err, companyId: w.company_id, whatsappId: w.id }, "could not resume a Baileys session at start-up"));
     }
   });
 };

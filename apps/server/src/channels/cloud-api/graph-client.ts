@@ -88,7 +88,9 @@ export class GraphClient {
     let data: unknown;
     try {
       data = text ? JSON.parse(text) : {};
-    } catch {
+    } catch (err) {
+      // a body that is not JSON: a success cannot be used (thrown below), a failure keeps its HTTP status
+      if (res.ok) throw new GraphError(res.status, null, `Graph answered with a body that is not JSON: ${(err as Error).message}`, text.slice(0, 200));
       data = {};
     }
     if (!res.ok) {

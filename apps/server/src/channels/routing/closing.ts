@@ -23,11 +23,15 @@ export async function afterAgentClose(ctx: AppContext, row: TicketRow): Promise<
   if (!connection) return;
   const vars = { contactName: row.contact_name, protocol: ticketProtocol(row) };
   const completion = applyVariables(connection.complation_message, vars);
-  if (completion.trim()) await sendOutgoing(ctx, { ticket: row, body: completion, userId: null }).catch(() => undefined);
+  const notSent = (what: string) => (err: unknown) => {
+    ctx.log.warn({ err, companyId: row.company_id, ticketId: row.id, whatsappId: row.whatsapp_id }, `${what} not sent; the ticket stays closed`);
+    return null;
+  };
+  if (completion.trim()) await sendOutgoing(ctx, { ticket: row, body: completion, userId: null }).catch(notSent("completion message"));
 
   const rating = applyVariables(connection.rating_message, vars);
   if (!rating.trim() || row.user_id === null || !(await settingEnabled(ctx.sql, row.company_id, "userRating"))) return;
-  const sent = await sendOutgoing(ctx, { ticket: row, body: rating, userId: null }).catch(() => null);
+  const sent = await sendOutgoing(ctx, { ticket: row, body: rating, userId: null }).catch(notSent("rating message"));
   if (!sent) return;
   await ctx.sql.exec(
     "UPDATE tickets SET rating_until = now() + make_interval(hours => $3) WHERE company_id = $1 AND id = $2 AND status = 'closed'",

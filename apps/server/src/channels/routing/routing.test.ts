@@ -275,6 +275,40 @@ describe("inactivity expiry (expiresTicket)", () => {
     expect(again.ticketId).not.toBe(ticketId);
   });
 
+  it("a ticket that fell due while its connection is not up yet waits for it, so the farewell is sent (bounded)", async () => {
+    const t = await buildTenant(app);
+    const wa = await connectedSandbox(app, t.admin.token, { fields: { expiresTicket: 1, expiresInactiveMessage: "Até mais, {{firstName}}." } });
+    const number = newNumber();
+    const { ticketId } = await inbound(app, t.admin.token, wa, { number, name: "Lia Souza", body: "oi" });
+    const jobs = async () =>
+      (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = $2 AND (data->>'ticketId')::int = $1::int", [ticketId, EXPIRE_JOB])).n;
+    const jobsBefore = await jobs();
+    // as right after a restart: due while down, and the session not connected again yet
+    await app.sql.exec("UPDATE tickets SET expires_at = now() - interval '5 seconds' WHERE id = $1", [ticketId]);
+    await app.sql.exec("UPDATE whatsapps SET status = 'OPENING' WHERE id = $1", [wa]);
+    await expireTicket(app.ctx, { companyId: t.companyId, ticketId });
+    expect((await ticketOf(t.admin.token, ticketId)).status).toBe("pending");
+    expect(await jobs()).toBe(jobsBefore + 1);
+    const retry = await app.sql.one<{ later: boolean }>("SELECT expire_job_at > now() AS later FROM tickets WHERE id = $1", [ticketId]);
+    expect(retry.later).toBe(true);
+
+    await app.sql.exec("UPDATE whatsapps SET status = 'CONNECTED' WHERE id = $1", [wa]);
+    await expireTicket(app.ctx, { companyId: t.companyId, ticketId });
+    expect((await ticketOf(t.admin.token, ticketId)).status).toBe("closed");
+    expect(await phoneOutbox(app, t.admin.token, wa, number)).toEqual(["Até mais, Lia."]);
+
+    // past the bound the ticket closes without waiting any longer
+    const late = await inbound(app, t.admin.token, wa, { number, body: "de novo" });
+    await app.sql.exec("UPDATE tickets SET expires_at = now() - interval '11 minutes' WHERE id = $1", [late.ticketId]);
+    await app.sql.exec("UPDATE whatsapps SET status = 'OPENING' WHERE id = $1", [wa]);
+    try {
+      await expireTicket(app.ctx, { companyId: t.companyId, ticketId: late.ticketId });
+      expect((await ticketOf(t.admin.token, late.ticketId)).status).toBe("closed");
+    } finally {
+      await app.sql.exec("UPDATE whatsapps SET status = 'CONNECTED' WHERE id = $1", [wa]);
+    }
+  });
+
   it("a connection without expiresTicket schedules nothing", async () => {
     const t = await buildTenant(app);
     const wa = await connectedSandbox(app, t.admin.token);

@@ -57,7 +57,11 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
   const [phones, templates, account] = await Promise.all([
     client.phoneNumbers(secrets.waba_id),
     client.templates(secrets.waba_id),
-    client.account(secrets.waba_id).catch(() => null),
+    // the account's review details are optional for a sync: without them the sync goes on
+    client.account(secrets.waba_id).catch((err: unknown) => {
+      ctx.log.warn({ err, companyId, businessId }, "could not read the WhatsApp Business account's details; syncing without them");
+      return null;
+    }),
   ]).catch((err: unknown) => {
     throw graphFailure(err);
   });
@@ -143,7 +147,7 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
     if (row.status === "CONNECTED" && !channels(ctx).get(row.id)) {
       await channels(ctx)
         .start(companyId, row.id, "official", true)
-        .catch(() => undefined);
+        .catch((err: unknown) => ctx.log.warn({ err, companyId, whatsappId: row.id }, "could not start a synced official number; the heartbeat tries again"));
     }
   }
   const fresh = (await repo.findBusiness(ctx.sql, companyId, businessId))!;

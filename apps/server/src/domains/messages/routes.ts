@@ -5,9 +5,11 @@ import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart, parseOrThrow } from "./multipart.js";
 import * as service from "./service.js";
 
+/** A multipart field that holds JSON, or its plain text (the schema that follows decides whether that is valid). */
 const safeJson = (s: string): unknown => {
   try {
     return JSON.parse(s);
+    // eslint-disable-next-line no-restricted-syntax -- not JSON: the plain text goes on to the schema, which answers ERR_VALIDATION when it is wrong
   } catch {
     return s;
   }

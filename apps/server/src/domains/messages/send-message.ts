@@ -275,8 +275,9 @@ export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, com
       const mimetype = m.mimetype ?? "application/octet-stream";
       media = { data, fileName: m.media_name ?? "arquivo", mimetype, type: m.media_type };
     }
+    // deliver records a failure on the message row (failed, with the error), which the update below shows
     await deliver(ctx, driver, { companyId, id, to: m.number, body: m.body, media, quotedProviderId: m.quoted_provider_id ?? undefined }).catch(
-      () => undefined,
+      (err: unknown) => ctx.log.warn({ err, companyId, messageId: id, ticketId: m.ticket_id }, "queued message not sent"),
     );
   } finally {
     const row = await repo.findMessage(ctx.sql, companyId, id);

@@ -101,5 +101,11 @@ export async function deleteQueue(ctx: AppContext, companyId: number, id: number
   if (!deleted) throw new AppError("ERR_NOT_FOUND", "Fila não encontrada");
   emit(ctx, companyId, { action: "delete", queueId: id });
   // Members' sockets leave the deleted queue's room.
-  await Promise.all(members.map((m) => ctx.realtime.refreshUser(m.user_id, companyId).catch(() => undefined)));
+  await Promise.all(
+    members.map((m) =>
+      ctx.realtime
+        .refreshUser(m.user_id, companyId)
+        .catch((err: unknown) => ctx.log.warn({ err, companyId, queueId: id, userId: m.user_id }, "could not move a member's sockets out of a deleted queue's room")),
+    ),
+  );
 }

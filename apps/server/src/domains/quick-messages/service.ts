@@ -68,10 +68,14 @@ export async function updateQuickMessage(ctx: AppContext, actor: RequestActor, i
   return record;
 }
 
+/** A file that could not be removed is only wasted space (nothing points at it any more): logged, not refused. */
+const orphanedFile = (ctx: AppContext, mediaPath: string) => (err: unknown) =>
+  ctx.log.warn({ err, mediaPath }, "could not remove a quick message's old file");
+
 export async function deleteQuickMessage(ctx: AppContext, actor: RequestActor, id: number): Promise<void> {
   const row = await editable(ctx, actor, id);
   await repo.deleteQuickMessage(ctx.sql, actor.companyId, id);
-  if (row.media_path) await mediaStorage(ctx.config.dataDir).remove(row.media_path).catch(() => undefined);
+  if (row.media_path) await mediaStorage(ctx.config.dataDir).remove(row.media_path).catch(orphanedFile(ctx, row.media_path));
   emit(ctx, row, { action: "delete", id });
 }
 
@@ -81,14 +85,14 @@ export async function uploadMedia(ctx: AppContext, actor: RequestActor, id: numb
   const storage = mediaStorage(ctx.config.dataDir);
   const path = await storage.put(actor.companyId, file.data, { fileName: file.fileName, mimetype: file.mimetype });
   await repo.updateQuickMessage(ctx.sql, actor.companyId, id, { media_path: path, media_name: file.fileName });
-  if (row.media_path) await storage.remove(row.media_path).catch(() => undefined);
+  if (row.media_path) await storage.remove(row.media_path).catch(orphanedFile(ctx, row.media_path));
   return updatedRecord(ctx, actor, id);
 }
 
 export async function deleteMedia(ctx: AppContext, actor: RequestActor, id: number): Promise<QuickMessage> {
   const row = await editable(ctx, actor, id);
   await repo.updateQuickMessage(ctx.sql, actor.companyId, id, { media_path: null, media_name: null });
-  if (row.media_path) await mediaStorage(ctx.config.dataDir).remove(row.media_path).catch(() => undefined);
+  if (row.media_path) await mediaStorage(ctx.config.dataDir).remove(row.media_path).catch(orphanedFile(ctx, row.media_path));
   return updatedRecord(ctx, actor, id);
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONNECTION_WAIT_MS, ConnectionNotReady, connectionRetryDelayMs } from "../../channels/connection-wait.js";
 import type { AppContext } from "../../core/context.js";
 import type { ScheduleSender } from "./sender.js";
 import * as repo from "./repository.js";
@@ -20,7 +21,7 @@ export async function queueScheduleSend(ctx: AppContext, companyId: number, sche
   if (jobId) await repo.markQueued(ctx.sql, companyId, scheduleId, jobId, sendAt);
 }
 
-export type SendOutcome = "sent" | "failed" | "skipped";
+export type SendOutcome = "sent" | "failed" | "skipped" | "waiting";
 
 export const INTERRUPTED_SEND =
   "Envio interrompido (o servidor parou durante o envio). Verifique a conversa antes de salvar o agendamento novamente.";
@@ -33,6 +34,8 @@ export const INTERRUPTED_SEND =
  * 3. sentAt and ENVIADA (or ERRO with the reason) are recorded and the claim released.
  * A job that finds a claim left by a process that died during step 2 cannot know whether the contact
  * got the message, so it records ERRO instead of sending a possible duplicate.
+ * A connection that is not ready yet (the server just restarted) is found before anything is sent: the
+ * claim is given back and a new job tries again later, for up to CONNECTION_WAIT_MS after the due time.
  */
 export async function runScheduleSend(ctx: AppContext, sender: ScheduleSender, p: SendJobPayload): Promise<SendOutcome> {
   const claimed = await ctx.sql.tx(async (sql) => {
@@ -61,7 +64,22 @@ export async function runScheduleSend(ctx: AppContext, sender: ScheduleSender, p
     await repo.markSent(ctx.sql, claimed.company_id, claimed.id, result.ticketId);
     return "sent";
   } catch (err) {
+    if (err instanceof ConnectionNotReady && (await waitForConnection(ctx, p, err.whatsappId))) return "waiting";
     await repo.markFailed(ctx.sql, claimed.company_id, claimed.id, err instanceof Error ? err.message : String(err));
     return "failed";
   }
+}
+
+/** Queues the next try while the bound allows it; false once the schedule has waited long enough. */
+async function waitForConnection(ctx: AppContext, p: SendJobPayload, whatsappId: number): Promise<boolean> {
+  const waited = Date.now() - Date.parse(p.sendAt);
+  if (waited >= CONNECTION_WAIT_MS) return false;
+  const delay = connectionRetryDelayMs(waited);
+  // the next job is queued before the claim is given back: a crash in between leaves a claim, which the
+  // next job reports as an interrupted send (an honest error) rather than a schedule nobody runs
+  const jobId = await ctx.jobs.send(SEND_JOB, p, { startAfter: Date.now() + delay });
+  if (!jobId) return false;
+  await repo.releaseClaim(ctx.sql, p.companyId, p.scheduleId, jobId);
+  ctx.log.info({ scheduleId: p.scheduleId, companyId: p.companyId, whatsappId, waitedMs: waited, retryInMs: delay }, "schedule waits for its connection");
+  return true;
 }

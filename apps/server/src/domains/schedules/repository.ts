@@ -114,6 +114,14 @@ export function claim(sql: Sql, companyId: number, id: number) {
   return sql.exec("UPDATE schedules SET claimed_at = now() WHERE company_id = $1 AND id = $2", [companyId, id]);
 }
 
+/** A claim given back before anything was sent (the connection was not ready), with the job that retries. */
+export function releaseClaim(sql: Sql, companyId: number, id: number, jobId: string) {
+  return sql.exec(
+    "UPDATE schedules SET claimed_at = NULL, job_id = $3 WHERE company_id = $1 AND id = $2 AND sent_at IS NULL AND status IN ('PENDENTE', 'AGENDADA')",
+    [companyId, id, jobId],
+  );
+}
+
 export function markSent(sql: Sql, companyId: number, id: number, ticketId: number | null) {
   return sql.exec(
     "UPDATE schedules SET status = 'ENVIADA', sent_at = now(), claimed_at = NULL, ticket_id = $3, error = NULL, updated_at = now() WHERE company_id = $1 AND id = $2",

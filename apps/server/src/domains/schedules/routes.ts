@@ -19,15 +19,25 @@ export function createSchedulesDomain(customSender?: ScheduleSender): Domain {
       schema: sendJobPayload,
       concurrency: 2,
       handler: async (payload) => {
-        if ((await runScheduleSend(ctx, sender, payload)) === "skipped") return;
+        const outcome = await runScheduleSend(ctx, sender, payload);
+        if (outcome === "skipped" || outcome === "waiting") return;
         await schedules.emitCurrent(ctx, payload.companyId, payload.scheduleId);
       },
     });
 
     // Schedules saved just before a crash, whose job was never queued, are queued when the server is ready.
+    // A failure here must not stop the server from starting: it is logged, and the schedule stays
+    // PENDENTE (visible in the list) until it is saved again or the next start queues it.
     api.addHook("onReady", async () => {
-      const lost = await repo.findUnqueued(ctx.sql).catch(() => []);
-      for (const s of lost) await queueScheduleSend(ctx, s.company_id, s.id, s.send_at).catch(() => undefined);
+      const lost = await repo.findUnqueued(ctx.sql).catch((err: unknown) => {
+        ctx.log.error({ err }, "could not look for schedules whose send job was never queued");
+        return [];
+      });
+      for (const s of lost) {
+        await queueScheduleSend(ctx, s.company_id, s.id, s.send_at).catch((err: unknown) =>
+          ctx.log.error({ err, companyId: s.company_id, scheduleId: s.id }, "could not queue a schedule's send job"),
+        );
+      }
     });
 
     api.get("/schedules", { config: gate, schema: { querystring: schedulesQuery, response: { 200: schedulesPage } } }, async (request) =>

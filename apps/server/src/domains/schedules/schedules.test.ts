@@ -6,6 +6,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
 import { runScheduleSend } from "./job.js";
+import { sendScheduledMessage } from "./sender.js";
 import { insertContact, insertWhatsapp } from "./test-fixtures.js";
 
 let app: TestApp;
@@ -292,14 +293,28 @@ describe("schedules: sending", () => {
     await waitFor(() => app.sql.maybe("SELECT 1 FROM schedules WHERE id = $1 AND status = 'ENVIADA'", [res.json().id]));
   });
 
-  it("records ERRO when the connection is not connected, without opening a ticket", async () => {
+  it("waits for a connection that is not connected, then records ERRO once it waited too long, without opening a ticket", async () => {
     const tenant = await buildTenant(app);
     const offline = await insertWhatsapp(app.sql, tenant.companyId, { isDefault: true });
     await app.sql.exec("UPDATE whatsapps SET status = 'DISCONNECTED' WHERE id = $1", [offline]);
     const c = await insertContact(app.sql, tenant.companyId);
     const res = await app.api("POST", "/api/schedules", { token: tenant.admin.token, body: { body: "Conexão caída", contactId: c, sendAt: inSeconds(0.3) } });
-    const row = await waitFor(() => app.sql.maybe<{ error: string }>("SELECT error FROM schedules WHERE id = $1 AND status = 'ERRO'", [res.json().id]));
-    expect(row.error).toBe("A conexão não está conectada");
+    const id = res.json().id as number;
+    const firstJob = (await app.sql.one<{ job_id: string }>("SELECT job_id FROM schedules WHERE id = $1", [id])).job_id;
+    // the due job found the connection down and queued its next try instead of failing
+    const waiting = await waitFor(() =>
+      app.sql.maybe<{ status: string; error: string | null; claimed_at: Date | null }>(
+        "SELECT status, error, claimed_at FROM schedules WHERE id = $1 AND job_id <> $2",
+        [id, firstJob],
+      ),
+    );
+    expect(waiting).toEqual({ status: "AGENDADA", error: null, claimed_at: null });
+    // ten minutes and more after its time, it gives up
+    const row = await app.sql.one<{ send_at: Date }>("UPDATE schedules SET send_at = now() - interval '11 minutes' WHERE id = $1 RETURNING send_at", [id]);
+    const outcome = await runScheduleSend(app.ctx, { send: sendScheduledMessage(app.ctx) }, { companyId: tenant.companyId, scheduleId: id, sendAt: row.send_at.toISOString() });
+    expect(outcome).toBe("failed");
+    const failed = await app.sql.one<{ status: string; error: string }>("SELECT status, error FROM schedules WHERE id = $1", [id]);
+    expect(failed).toEqual({ status: "ERRO", error: "A conexão não está conectada" });
     const n = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM tickets WHERE company_id = $1", [tenant.companyId]);
     expect(n.n).toBe(0);
   });

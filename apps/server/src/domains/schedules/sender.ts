@@ -1,5 +1,5 @@
 import type { AppContext } from "../../core/context.js";
-import { channels } from "../../channels/manager.js";
+import { requireConnectionReady } from "../../channels/connection-wait.js";
 import { sendOutgoing } from "../messages/send-message.js";
 import { applyVariables } from "../messages/variables.js";
 import { emitTicketUpdate } from "../tickets/events.js";
@@ -68,8 +68,8 @@ export function sendScheduledMessage(ctx: AppContext): ScheduleSender["send"] {
     ]);
     if (!contact) throw new ScheduleSendError("Contato não encontrado");
     const whatsappId = await resolveWhatsapp(ctx, d.companyId, contact, d.whatsappId);
-    // Refuse before opening a ticket when the connection cannot send.
-    await channels(ctx).sendTarget(d.companyId, whatsappId);
+    // Refuse before opening a ticket when the connection cannot send (the job waits for it: connection-wait.ts).
+    await requireConnectionReady(ctx, d.companyId, whatsappId);
     const author = d.userId
       ? await ctx.sql.maybe<{ id: number }>("SELECT id FROM users WHERE company_id = $1 AND id = $2", [d.companyId, d.userId])
       : null;

@@ -96,17 +96,22 @@ export async function updateSchedule(ctx: AppContext, actor: RequestActor, id: n
     return { rescheduled, sendAt, oldJob: row.job_id };
   });
   if (change.rescheduled) {
-    if (change.oldJob) await ctx.jobs.cancel("schedules.send", change.oldJob).catch(() => undefined);
+    // a job that cannot be cancelled does nothing when it runs: it was queued for the old time
+    if (change.oldJob) await ctx.jobs.cancel("schedules.send", change.oldJob).catch(staleJobLeft(ctx, id));
     await queueScheduleSend(ctx, actor.companyId, id, change.sendAt);
   }
   return (await emitCurrent(ctx, actor.companyId, id))!;
 }
 
+const staleJobLeft = (ctx: AppContext, scheduleId: number) => (err: unknown) =>
+  ctx.log.warn({ err, scheduleId }, "could not cancel a schedule's old send job; it will find nothing to send");
+
 export async function deleteSchedule(ctx: AppContext, actor: RequestActor, id: number) {
   const row = await load(ctx, actor.companyId, id);
   if (!canChangeSchedule(actor, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão");
   if (!(await repo.deleteSchedule(ctx.sql, actor.companyId, id))) throw notFound();
-  if (row.job_id && !row.sent_at) await ctx.jobs.cancel("schedules.send", row.job_id).catch(() => undefined);
+  // a job that cannot be cancelled finds the schedule gone and does nothing
+  if (row.job_id && !row.sent_at) await ctx.jobs.cancel("schedules.send", row.job_id).catch(staleJobLeft(ctx, id));
   // The file stays when the sent message points at it.
   if (row.media_path && !row.sent_at) await mediaStorage(ctx.config.dataDir).remove(row.media_path);
   emitSchedule(ctx, actor.companyId, { action: "delete", scheduleId: id });

@@ -149,7 +149,10 @@ export async function deleteTicket(ctx: AppContext, actor: RequestActor, id: num
   );
   await repo.deleteTicket(ctx.sql, actor.companyId, id);
   const storage = mediaStorage(ctx.config.dataDir);
-  for (const m of media) await storage.remove(m.media_path).catch(() => undefined);
+  // the ticket is gone; a file left behind is wasted space only
+  for (const m of media) {
+    await storage.remove(m.media_path).catch((err: unknown) => ctx.log.warn({ err, ticketId: id, mediaPath: m.media_path }, "could not remove a deleted ticket's file"));
+  }
   await emitTicketDelete(ctx, row);
 }
 
@@ -159,7 +162,10 @@ export async function markTicketRead(ctx: AppContext, actor: RequestActor, id: n
   await repo.resetUnread(ctx.sql, actor.companyId, id);
   await messageRepo.markTicketMessagesRead(ctx.sql, actor.companyId, id);
   const driver = row.whatsapp_id !== null ? channels(ctx).get(row.whatsapp_id) : undefined;
-  if (driver && row.unread_messages > 0) await driver.markRead(row.contact_number).catch(() => undefined);
+  // the phone's read marks are a courtesy: the ticket is read here whatever the connection says
+  if (driver && row.unread_messages > 0) {
+    await driver.markRead(row.contact_number).catch((err: unknown) => ctx.log.warn({ err, ticketId: id, whatsappId: row.whatsapp_id }, "could not mark the chat read on the phone"));
+  }
   const fresh = (await repo.findTicket(ctx.sql, actor.companyId, id))!;
   await emitUnread(ctx, fresh);
   return presentTicket(fresh);

@@ -180,8 +180,8 @@ describe("tickets: transitions", () => {
     const outbox = (await api("GET", `/api/sandbox/${wa}/outbox?outboundOnly=true`, t.admin.token)).json().records as { body: string }[];
     expect(outbox.at(-1)!.body).toMatch(/Carla Dias.*meu nome é \*Agent\*/);
     await setSetting(app, t.companyId, "sendGreetingAccepted", "disabled");
-    // accepting an open ticket is refused
-    expect((await put(id, t.supervisor.token, { action: "accept" })).json().error).toBe("ERR_VALIDATION");
+    // accepting an open ticket is refused: a 409 with the ticket as it is now
+    expect((await put(id, t.supervisor.token, { action: "accept" })).json().error).toBe("ERR_TICKET_ALREADY_CHANGED");
   });
 
   it("return: owner or admin only; clears the user", async () => {
@@ -270,9 +270,9 @@ describe("tickets: transitions", () => {
 
   it("refuses transitions from the wrong status", async () => {
     const id = await pendingTicket();
-    expect((await put(id, t.admin.token, { action: "pause" })).json().error).toBe("ERR_VALIDATION");
-    expect((await put(id, t.admin.token, { action: "resume" })).json().error).toBe("ERR_VALIDATION");
-    expect((await put(id, t.admin.token, { action: "reopen" })).json().error).toBe("ERR_VALIDATION");
+    expect((await put(id, t.admin.token, { action: "pause" })).json().error).toBe("ERR_TICKET_ALREADY_CHANGED");
+    expect((await put(id, t.admin.token, { action: "resume" })).json().error).toBe("ERR_TICKET_ALREADY_CHANGED");
+    expect((await put(id, t.admin.token, { action: "reopen" })).json().error).toBe("ERR_TICKET_ALREADY_CHANGED");
     expect((await put(id, t.admin.token, { status: "bogus" })).statusCode).toBe(400);
   });
 

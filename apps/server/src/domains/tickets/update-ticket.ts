@@ -10,6 +10,7 @@ import * as whatsappRepo from "../whatsapp/repository.js";
 import { settingEnabled } from "./company-settings.js";
 import { emitTicketUpdate } from "./events.js";
 import { presentTicket } from "./presenter.js";
+import { changedSince, StaleTicket, ticketAlreadyChanged } from "./ticket-conflict.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
 import { loadVisibleTicket } from "./service.js";
@@ -48,12 +49,12 @@ async function requireTagIfNeeded(ctx: AppContext, row: TicketRow): Promise<void
   }
 }
 
-/** Sends an automatic message; a disconnected connection must not undo the transition. */
+/** Sends an automatic message; a disconnected connection must not undo the transition, but the failure is logged. */
 async function sendQuietly(ctx: AppContext, ticket: TicketRow, body: string, userId: number | null): Promise<void> {
   try {
     await sendOutgoing(ctx, { ticket, body, userId });
-  } catch {
-    // the transition stands; the message is simply not sent
+  } catch (err) {
+    ctx.log.warn({ err, companyId: ticket.company_id, ticketId: ticket.id, whatsappId: ticket.whatsapp_id }, "automatic ticket message not sent; the transition stands");
   }
 }
 
@@ -65,7 +66,9 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   const ruleTicket = { status: current.status, userId: current.user_id, queue: current.queue_name ? { name: current.queue_name } : null };
 
   const refusal = authorizeTicket(ruleActor, action === "settings" ? "editSettings" : action, ruleTicket);
-  enforce(refusal, refusal === "ERR_VALIDATION" ? `Ação ${action} inválida para um ticket ${current.status}` : undefined);
+  // the status no longer allows the action: most often another agent acted first (a stale view)
+  if (refusal === "ERR_VALIDATION" && action !== "settings") throw await ticketAlreadyChanged(ctx, actor, current);
+  enforce(refusal);
 
   const patch: TicketPatch = {};
   let nextTicket: { id: number; uuid: string } | null | undefined;
@@ -127,13 +130,16 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
 
   try {
     await ctx.sql.tx(async (sql) => {
-      await repo.findTicket(sql, companyId, id, true);
+      const locked = await repo.findTicket(sql, companyId, id, true);
+      if (!locked) throw new AppError("ERR_NO_TICKET_FOUND");
+      if (changedSince(current, locked)) throw new StaleTicket(locked);
       await repo.updateTicket(sql, companyId, id, patch);
       if (action === "accept" && assignee) await repo.trackAccept(sql, companyId, id, assignee.id);
       if (action === "finish") await repo.trackFinish(sql, companyId, id);
       if (action === "reopen") await repo.startTracking(sql, companyId, id);
     });
   } catch (err) {
+    if (err instanceof StaleTicket) throw await ticketAlreadyChanged(ctx, actor, err.now);
     if (uniqueViolation(err)) {
       const other = await repo.findActiveTicket(ctx.sql, companyId, current.contact_id, patch.whatsapp_id ?? current.whatsapp_id);
       const row = other ? await repo.findTicket(ctx.sql, companyId, other.id) : null;

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import { WorkLine } from "../../core/work-line.js";
 import type { Sql } from "../../db/sql.js";
 import * as repo from "./repository.js";
@@ -18,8 +19,16 @@ interface Pending {
 export class WebhookEventWriter {
   private readonly line: WorkLine<Pending>;
 
-  constructor(private readonly sql: Sql) {
-    this.line = new WorkLine((group) => this.write(group), { parallel: 2, maxGroup: 500 });
+  constructor(
+    private readonly sql: Sql,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.line = new WorkLine((group) => this.write(group), {
+      parallel: 2,
+      maxGroup: 500,
+      // write() settles every POST itself; anything escaping it must still answer them
+      onFailure: (err, group) => group.forEach((p) => p.reject(err)),
+    });
   }
 
   /** The stored event's id; null when the same body was already received. */
@@ -31,7 +40,8 @@ export class WebhookEventWriter {
     try {
       const ids = await repo.insertEvents(this.sql, group.map((p) => p.value));
       group.forEach((p, i) => p.resolve(ids[i] ?? null));
-    } catch {
+    } catch (err) {
+      this.log.warn({ err, deliveries: group.length }, "grouped webhook insert refused; storing each delivery alone");
       await Promise.all(group.map((p) => repo.insertEvents(this.sql, [p.value]).then((ids) => p.resolve(ids[0] ?? null), p.reject)));
     }
   }

@@ -26,7 +26,13 @@ export class InlineWebhookRunner {
     private readonly ctx: AppContext,
     private readonly lookups: WebhookLookups,
   ) {
-    this.line = new WorkLine((group) => this.process(group), { parallel: 4, maxGroup: 50, maxWaiting: 20_000 });
+    this.line = new WorkLine((group) => this.process(group), {
+      parallel: 4,
+      maxGroup: 50,
+      maxWaiting: 20_000,
+      onFailure: (err, group) =>
+        ctx.log.error({ err, eventIds: group.map((i) => i.event.id) }, "webhook run failed; the pending sweep takes its deliveries over"),
+    });
   }
 
   push(event: StoredDelivery, business: BusinessSecrets): void {
@@ -37,10 +43,16 @@ export class InlineWebhookRunner {
     let failed: Map<number, unknown>;
     try {
       failed = await processDeliveries(this.ctx, this.lookups, group);
-    } catch {
-      failed = new Map(group.map((i) => [i.event.id, null]));
+    } catch (err) {
+      // the whole group failed (the database): its rows stay pending, and jobs take them over below
+      this.ctx.log.error({ err, eventIds: group.map((i) => i.event.id) }, "webhook deliveries could not be processed inline");
+      failed = new Map(group.map((i) => [i.event.id, err]));
     }
     // recorded on the event: a job takes it over now, with the queue's retries and backoff
-    for (const id of failed.keys()) await this.ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` }).catch(() => undefined);
+    for (const id of failed.keys()) {
+      await this.ctx.jobs
+        .send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` })
+        .catch((err: unknown) => this.ctx.log.error({ err, eventId: id }, "could not queue a webhook retry; the pending sweep takes it over if it is still pending"));
+    }
   }
 }

@@ -47,7 +47,11 @@ export async function processQualityUpdate(ctx: AppContext, business: BusinessSe
       if (event === "UNFLAGGED") state.operating_status = "CONNECTED";
       const fresh = await new GraphClient(ctx.config.whatsappGraphUrl, business.access_token, 5000)
         .get<{ quality_rating?: string }>(n.phone_number_id, { fields: "quality_rating" })
-        .catch(() => null);
+        .catch((err: unknown) => {
+          // the event's own fields are applied anyway; only the fresh rating is missing
+          ctx.log.warn({ err, companyId: business.company_id, officialNumberId: n.id }, "could not read a number's quality rating");
+          return null;
+        });
       const q = fresh?.quality_rating?.toUpperCase();
       if (q && ["GREEN", "YELLOW", "RED", "UNKNOWN"].includes(q)) state.quality_score = q;
     }

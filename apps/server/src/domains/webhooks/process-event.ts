@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { MessagesValue, WebhookPayload } from "../../channels/cloud-api/webhook-types.js";
 import type { AppContext } from "../../core/context.js";
+import { checkDeliveryShape } from "./delivery-shape.js";
 import * as businessRepo from "../businesses/repository.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
 import { processAccountUpdate, processNameUpdate, processQualityUpdate, processTemplateStatus } from "./process-account.js";
@@ -9,6 +10,11 @@ import type { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
 
 export const WEBHOOK_JOB = "official.webhook";
+/**
+ * Attempts a delivery gets in all (the inline one, then jobs and the pending sweep); after the last
+ * one fails it stays `failed` with its error on the row, for an operator to read, and is not retried.
+ */
+export const WEBHOOK_MAX_ATTEMPTS = 5;
 export const webhookJobPayload = z.object({ eventId: z.number().int().positive() });
 
 /** A delivery as stored: its id, company, business and body (and how often it was tried, when known). */
@@ -24,16 +30,31 @@ export const MEDIA_GIVE_UP_ATTEMPT = 3;
 /**
  * Processes one stored delivery (the job's way): every change of every entry, each independently (one
  * failing change does not stop the others). A failure marks the event failed and rethrows, so the job
- * is retried; reprocessing is harmless because messages are unique per provider id and acks only rise.
+ * is retried, until WEBHOOK_MAX_ATTEMPTS: then the event stays failed with its error and the job ends.
+ * Reprocessing is harmless because messages are unique per provider id and acks only rise.
  */
 export async function processWebhookEvent(ctx: AppContext, lookups: WebhookLookups, eventId: number): Promise<void> {
-  const events = await repo.startAttempts(ctx.sql, [eventId]);
-  const businesses = new Map<number, BusinessSecrets | null>();
-  for (const e of events) if (!businesses.has(e.business_id)) businesses.set(e.business_id, await businessRepo.findSecrets(ctx.sql, e.company_id, e.business_id));
-  const failed = await processDeliveries(ctx, lookups, events.map((event) => ({ event, business: businesses.get(event.business_id) ?? null })));
-  const failure = failed.get(eventId);
-  if (failure !== undefined) throw failure;
+  const events = await repo.startAttempts(ctx.sql, [eventId], WEBHOOK_MAX_ATTEMPTS);
+  const event = events[0];
+  if (!event) return; // processed meanwhile, or out of attempts
+  const business = await businessRepo.findSecrets(ctx.sql, event.company_id, event.business_id);
+  let failure: unknown;
+  try {
+    failure = (await processDeliveries(ctx, lookups, [{ event, business }])).get(eventId);
+  } catch (err) {
+    // a failure outside any one change (the database): recorded on the row too, then retried
+    await repo.finish(ctx.sql, eventId, errorText(err));
+    failure = err;
+  }
+  if (failure === undefined) return;
+  if (event.attempts >= WEBHOOK_MAX_ATTEMPTS) {
+    ctx.log.error({ err: failure, eventId, companyId: event.company_id, businessId: event.business_id, attempts: event.attempts }, "webhook delivery failed for good; kept as failed");
+    return;
+  }
+  throw failure;
 }
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
  * Several deliveries at once (the inline runner takes what has arrived meanwhile, with the business
@@ -56,6 +77,12 @@ export async function processDeliveries(
     if (!business) continue;
     const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[]; attempts: number }>();
     for (const { event } of group) {
+      try {
+        checkDeliveryShape(event.payload);
+      } catch (err) {
+        failed.set(event.id, err);
+        continue;
+      }
       const payload = event.payload as WebhookPayload;
       for (const entry of payload.entry ?? []) {
         for (const change of entry.changes ?? []) {
@@ -88,10 +115,12 @@ export async function processDeliveries(
       }
     }
   }
-  const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
   const ok = items.map((i) => i.event.id).filter((id) => !failed.has(id));
   if (ok.length) await repo.finishMany(ctx.sql, ok);
-  for (const [id, err] of failed) await repo.finish(ctx.sql, id, message(err));
+  for (const [id, err] of failed) {
+    ctx.log.warn({ err, eventId: id }, "webhook delivery failed (kept on its row; retried up to WEBHOOK_MAX_ATTEMPTS)");
+    await repo.finish(ctx.sql, id, errorText(err));
+  }
   return failed;
 }
 

@@ -47,12 +47,12 @@ export function startAttempt(sql: Sql, id: number) {
   );
 }
 
-/** startAttempt for several events at once (those already processed are left out). */
-export function startAttempts(sql: Sql, ids: number[]) {
+/** startAttempt for several events at once (those already processed, or out of attempts, are left out). */
+export function startAttempts(sql: Sql, ids: number[], maxAttempts = Number.MAX_SAFE_INTEGER) {
   return sql.many<WebhookEventRow>(
-    `UPDATE webhook_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[]) AND status <> 'processed'
+    `UPDATE webhook_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[]) AND status <> 'processed' AND attempts < $2
      RETURNING id, company_id, business_id, payload, status, attempts`,
-    [ids],
+    [ids, maxAttempts],
   );
 }
 
@@ -69,10 +69,11 @@ export function finish(sql: Sql, id: number, error: string | null) {
   );
 }
 
-/** Deliveries stored but never processed (a crash between storing and queueing), for the start-up sweep. */
-export function unprocessed(sql: Sql, olderThanSeconds: number) {
+/** Deliveries stored but never processed (a crash between storing and queueing), for the sweep; those out of attempts stay. */
+export function unprocessed(sql: Sql, olderThanSeconds: number, maxAttempts: number) {
   return sql.many<{ id: number }>(
-    "SELECT id FROM webhook_events WHERE status = 'pending' AND received_at < now() - make_interval(secs => $1) ORDER BY id LIMIT 10000",
-    [olderThanSeconds],
+    `SELECT id FROM webhook_events
+      WHERE status = 'pending' AND attempts < $2 AND received_at < now() - make_interval(secs => $1) ORDER BY id LIMIT 10000`,
+    [olderThanSeconds, maxAttempts],
   );
 }

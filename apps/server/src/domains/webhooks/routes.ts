@@ -3,7 +3,7 @@ import "../../channels/cloud-api/index.js";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
 import * as businessRepo from "../businesses/repository.js";
-import { processWebhookEvent, WEBHOOK_JOB, webhookJobPayload } from "./process-event.js";
+import { processWebhookEvent, WEBHOOK_JOB, WEBHOOK_MAX_ATTEMPTS, webhookJobPayload } from "./process-event.js";
 import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
 import { InlineWebhookRunner } from "./inline-runner.js";
 import { WebhookEventWriter } from "./event-writer.js";
@@ -35,14 +35,22 @@ export const webhooksRoutes: Domain = (api, ctx) => {
 
   const lookups = new WebhookLookups(ctx.sql);
   const runner = new InlineWebhookRunner(ctx, lookups);
-  const writer = new WebhookEventWriter(ctx.sql);
+  const writer = new WebhookEventWriter(ctx.sql, ctx.log);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, lookups, p.eventId) });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
   // Deliveries still pending a minute after they arrived (their process stopped, or was overloaded):
   // queued as jobs at start and every minute (an indexed read of the few pending rows).
+  // A failed sweep is logged and tried again a minute later (the rows stay pending meanwhile).
   const sweep = async () => {
-    const pending = await repo.unprocessed(ctx.sql, PENDING_SWEEP_MS / 1000).catch(() => []);
-    for (const e of pending) await ctx.jobs.send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` }).catch(() => undefined);
+    const pending = await repo.unprocessed(ctx.sql, PENDING_SWEEP_MS / 1000, WEBHOOK_MAX_ATTEMPTS).catch((err: unknown) => {
+      ctx.log.error({ err }, "could not look for pending webhook deliveries");
+      return [];
+    });
+    for (const e of pending) {
+      await ctx.jobs
+        .send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` })
+        .catch((err: unknown) => ctx.log.error({ err, eventId: e.id }, "could not queue a pending webhook delivery; the next sweep tries again"));
+    }
   };
   let timer: NodeJS.Timeout | null = null;
   api.addHook("onReady", async () => {
@@ -74,7 +82,9 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     let payload: { object?: unknown };
     try {
       payload = JSON.parse(body) as { object?: unknown };
-    } catch {
+    } catch (err) {
+      // answered with a code (Meta shows the failed delivery on its side); logged for the operator
+      request.log.warn({ err, businessId: business.id }, "signed webhook delivery is not JSON");
       throw new AppError("ERR_VALIDATION", "JSON inválido");
     }
     if (payload?.object === "whatsapp_business_account") {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/helper.js";
 import * as P from "../../../test/fake-graph/payloads.js";
+import { WebhookLookups } from "./lookups.js";
+import { processWebhookEvent } from "./process-event.js";
+import { unprocessed } from "./repository.js";
 import { createOfficialTestApp, FakeGraph, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 
 let app: TestApp;
@@ -354,5 +357,38 @@ describe("tenancy", () => {
     await app.sql.exec("UPDATE businesses SET app_secret = 'other-company-secret' WHERE id = $1", [b.businessId]);
     const res = await fake.deliver(hook(a.businessId), own, { signature: fake.sign(JSON.stringify(own), "other-company-secret") });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("a signed but malformed delivery", () => {
+  it("is answered 200, retried a bounded number of times, then kept as failed with its error", async () => {
+    const t = await officialTenant(app, fake, ["5511911110091"]);
+    const malformed = {
+      object: "whatsapp_business_account",
+      entry: [{ id: fake.wabaId, changes: [{ field: "messages", value: { messaging_product: "whatsapp", messages: "not a list" } }] }],
+    };
+    const res = await fake.deliver(hook(t.businessId), malformed);
+    expect(res.status).toBe(200);
+    const row = () =>
+      app.sql.one<{ id: number; status: string; attempts: number; error: string }>(
+        "SELECT id, status, attempts, error FROM webhook_events WHERE business_id = $1 ORDER BY id DESC LIMIT 1",
+        [t.businessId],
+      );
+    await waitFor(async () => (await row()).status === "failed", 15_000, "failed delivery");
+    const id = (await row()).id;
+    // the job's attempts (some may run on their own meanwhile): each records the error; the last one gives up
+    const lookups = new WebhookLookups(app.sql);
+    for (let i = 0; i < 10 && (await row()).attempts < 5; i++) await processWebhookEvent(app.ctx, lookups, id).then(
+        () => "gave up",
+        (err: unknown) => `retry asked: ${String(err)}`, // a rejection is how a job asks pg-boss for a retry
+      );
+    const final = await row();
+    expect(final).toMatchObject({ status: "failed", attempts: 5 });
+    expect(final.error).toContain("Entrega malformada (messages)");
+    expect(final.error).toContain("messages");
+    // out of attempts: neither a job nor the pending sweep touches it again
+    await expect(processWebhookEvent(app.ctx, lookups, id)).resolves.toBeUndefined();
+    expect((await row()).attempts).toBe(5);
+    expect((await unprocessed(app.sql, 0, 5)).map((e) => e.id)).not.toContain(id);
   });
 });

@@ -9,6 +9,7 @@ import { MSG, userCreateInput, type SessionUser } from "@atende/shared";
 import { api } from "../../lib/api";
 import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
+import { logFailure } from "../../lib/log-failure";
 
 /** The user's own data; a blank password keeps the current one, a new one needs the current one. */
 const profileForm = z
@@ -47,7 +48,8 @@ export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open
       });
       toast.success(t("common.successOperation"));
       onClose();
-      await reload().catch(() => undefined);
+      // saved already; a failed refresh leaves the old name on screen until the next load
+      await reload().catch((err: unknown) => logFailure("profile saved but the session could not be refreshed", err));
     } catch (err) {
       toastError(err);
     }

@@ -5,6 +5,7 @@ import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared
 import { useSession } from "../../lib/session";
 import { disconnectSocket, getSocket } from "../../lib/socket";
 import { useSocketEvent } from "../../lib/use-socket-event";
+import { logFailure } from "../../lib/log-failure";
 
 type AuthEvent = { action?: string; user?: { id?: number } };
 type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
@@ -49,7 +50,7 @@ export function useSessionRealtime(user: SessionUser): boolean {
     const id = ev?.user?.id ?? ev?.userId;
     if (id !== user.id) return;
     // A deleted account gets a 401 here, which ends the session through the API client.
-    void reload().catch(() => undefined);
+    void reload().catch((err: unknown) => logFailure("session refresh after a user event failed", err, { userId: id }));
   });
 
   return endedElsewhere;

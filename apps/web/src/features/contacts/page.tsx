@@ -23,6 +23,7 @@ import { ContactDialog } from "./components/contact-dialog";
 import { ContactsTable } from "./components/contacts-table";
 import { ImportDialog } from "./components/import-dialog";
 import { NewTicketDialog } from "./components/new-ticket-dialog";
+import { logFailure } from "../../lib/log-failure";
 
 export default function ContactsPage() {
   const { t } = useTranslation();
@@ -69,7 +70,8 @@ export default function ContactsPage() {
     setExporting(true);
     try {
       await exportContacts();
-    } catch {
+    } catch (err) {
+      logFailure("contacts export failed", err);
       toast.error(t("contacts.exportFailed"));
     } finally {
       setExporting(false);

@@ -11,6 +11,7 @@ import { readJson, writeJson } from "../../lib/storage";
 import { connectionQuery, markPhoneRead, outboxQuery, sandboxKeys, scan, sendInbound } from "./api/sandbox";
 import { CustomerCard, randomNumber, type Customer } from "./components/customer-card";
 import { Phone, type Attachment } from "./components/phone";
+import { logFailure } from "../../lib/log-failure";
 
 const storageKey = (id: number) => `sandboxCustomer:${id}`;
 
@@ -46,7 +47,9 @@ export default function SandboxPage() {
     lastRead.current = newestUnread;
     markPhoneRead(id, number)
       .then(() => qc.invalidateQueries({ queryKey: sandboxKeys.outbox(id, number) }))
-      .catch(() => {
+      .catch((err: unknown) => {
+        // tried again on the next change of the unread messages
+        logFailure("marking the sandbox phone's messages read failed", err, { whatsappId: id, number });
         lastRead.current = 0;
       });
   }, [newestUnread, id, number, qc]);

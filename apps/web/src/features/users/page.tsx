@@ -18,6 +18,7 @@ import { UserDialog } from "./components/user-dialog";
 import { UsersTable } from "./components/users-table";
 import { useDebounced } from "./hooks/use-debounced";
 import { useUsersRealtime } from "./hooks/use-users-realtime";
+import { logFailure } from "../../lib/log-failure";
 
 /** Users page (2-administration §2, §6): admins and super users only. */
 export default function UsersPage() {
@@ -74,8 +75,9 @@ function UsersManager() {
       await remove.mutateAsync(toDelete);
       toast.success(t("users.deleted"));
       setSelected(new Set());
-    } catch {
+    } catch (err) {
       // useDeleteUsers already showed the error toast.
+      logFailure("deleting users failed", err, { count: toDelete.length });
     }
     setToDelete(null);
   };

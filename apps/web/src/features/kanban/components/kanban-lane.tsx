@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Box, Chip, IconButton, Paper, Tooltip, Typography } from "@mui/material";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
+import { logFailure } from "../../../lib/log-failure";
 
 interface Props {
   id: string;
@@ -37,8 +38,9 @@ export function KanbanLane({ id, title, color, count, onDropTicket, onRemove, ch
         try {
           const data = JSON.parse(e.dataTransfer.getData("application/x-ticket")) as { ticketId: number; from: string };
           if (data.from !== id) onDropTicket(data.ticketId, data.from, id);
-        } catch {
-          // not a ticket card
+        } catch (err) {
+          // something other than a ticket card was dropped here: nothing to move
+          logFailure("ignored a drop that is not a ticket card", err, { lane: id });
         }
       }}
       sx={{

@@ -16,8 +16,9 @@ async function post(token: string, body: BodyInit, contentType?: string): Promis
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = { message: text };
+  } catch (err) {
+    // a body that is not JSON (a proxy's error page): its text becomes the error message shown
+    data = { message: text || String(err) };
   }
   if (!res.ok) throw new ApiError(res.status, (data as Partial<ApiErrorBody>) ?? {});
   return data as ExternalSendResponse;

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Box, IconButton, Tooltip } from "@mui/material";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { useTranslation } from "react-i18next";
+import { logFailure } from "../../../lib/log-failure";
 
 /** A monospace example with a copy button (the copy confirmation shows for 1 second). */
 export function CodeBlock({ code, label }: { code: string; label: string }) {
@@ -12,8 +13,9 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
       await navigator.clipboard.writeText(code);
       setCopied(true);
       setTimeout(() => setCopied(false), 1000);
-    } catch {
+    } catch (err) {
       // no clipboard permission: the text can still be selected by hand
+      logFailure("copying the code sample failed", err);
     }
   };
   return (

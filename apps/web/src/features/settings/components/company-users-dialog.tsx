@@ -27,6 +27,7 @@ import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
 import { companyUserKeys, fetchCompanyUser, fetchCompanyUsers, updateCompanyUser } from "../api/company-users";
+import { logFailure } from "../../../lib/log-failure";
 
 const DETAILS_MAX = 50;
 
@@ -118,7 +119,11 @@ export function CompanyUsersDialog({ company, open, onClose }: { company: Compan
   // user's record, read for the first DETAILS_MAX of them.
   const details = useQuery({
     queryKey: [...companyUserKeys.list(companyId), "details"],
-    queryFn: () => Promise.all((users.data ?? []).slice(0, DETAILS_MAX).map((u) => fetchCompanyUser(u.id).catch(() => null))),
+    queryFn: () => Promise.all((users.data ?? []).slice(0, DETAILS_MAX).map((u) => fetchCompanyUser(u.id).catch((err: unknown) => {
+            // that user is listed without its e-mail
+            logFailure("reading a company user's details failed", err, { companyId, userId: u.id });
+            return null;
+          }))),
     enabled: open && !!users.data,
   });
   const byId = new Map((details.data ?? []).filter((u): u is User => u !== null).map((u) => [u.id, u]));

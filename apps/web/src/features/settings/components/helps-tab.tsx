@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { FormTextField } from "../../../components/form-text-field";
 import { createHelp, deleteHelp, fetchHelps, helpKeys, updateHelp } from "../api/helps";
+import { logFailure } from "../../../lib/log-failure";
 
 type FormIn = z.input<typeof helpInput>;
 type FormOut = z.output<typeof helpInput>;
@@ -46,7 +47,8 @@ export function HelpsTab() {
       await refresh();
       toast.success(t("settings.crud.success"));
       clear();
-    } catch {
+    } catch (err) {
+      logFailure("saving a help failed", err, { helpId: editing?.id });
       toast.error(t("settings.helps.saveError"));
     }
   });
@@ -58,7 +60,8 @@ export function HelpsTab() {
       await refresh();
       toast.success(t("settings.crud.success"));
       clear();
-    } catch {
+    } catch (err) {
+      logFailure("deleting a help failed", err, { helpId: editing.id });
       toast.error(t("settings.crud.deleteError"));
     }
   }

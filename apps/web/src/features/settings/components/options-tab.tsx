@@ -6,6 +6,7 @@ import { SETTING_DEFAULTS, type Setting, type SettingKey } from "@atende/shared"
 import { toastError } from "../../../lib/toast-error";
 import { useSession } from "../../../lib/session";
 import { settingKeys, updateSetting } from "../api/settings";
+import { logFailure } from "../../../lib/log-failure";
 
 const SWITCHES: { key: SettingKey; superOnly?: boolean }[] = [
   { key: "requireTagBeforeClosing" },
@@ -35,7 +36,7 @@ export function OptionsTab({ settings, isSuper }: Props) {
       await updateSetting(key, next);
       toast.success(t("settings.options.updated"));
       // The session carries the company's settings (ticket rules read them): refresh it.
-      void reload().catch(() => undefined);
+      void reload().catch((err: unknown) => logFailure("setting saved but the session could not be refreshed", err, { key }));
     } catch (err) {
       queryClient.setQueryData(settingKeys.all, previous);
       toastError(err);

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { FormTextField } from "../../../components/form-text-field";
 import { createPlan, deletePlan, fetchPlans, planKeys, updatePlan } from "../api/plans";
+import { logFailure } from "../../../lib/log-failure";
 
 type FormIn = z.input<typeof planInput>;
 type FormOut = z.output<typeof planInput>;
@@ -56,7 +57,8 @@ export function PlansTab() {
       await queryClient.invalidateQueries({ queryKey: planKeys.all });
       toast.success(t("settings.crud.success"));
       clear();
-    } catch {
+    } catch (err) {
+      logFailure("saving a plan failed", err, { planId: editing?.id });
       toast.error(t("settings.plans.saveError"));
     }
   });
@@ -68,7 +70,8 @@ export function PlansTab() {
       await queryClient.invalidateQueries({ queryKey: planKeys.all });
       toast.success(t("settings.crud.success"));
       clear();
-    } catch {
+    } catch (err) {
+      logFailure("deleting a plan failed", err, { planId: editing.id });
       toast.error(t("settings.crud.deleteError"));
     }
   }

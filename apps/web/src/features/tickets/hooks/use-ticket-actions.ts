@@ -6,6 +6,7 @@ import { ticketKeys, updateTicket, type TicketUpdate } from "../api/tickets";
 import { putTickets } from "../offline/db";
 import { toastError } from "../../../lib/toast-error";
 import type { Ticket } from "../types";
+import { ticketFromConflict } from "./ticket-conflict";
 
 export type TicketAction = Exclude<SharedAction, "transfer">;
 
@@ -28,6 +29,13 @@ export function useTicketActions(meId: number) {
         else if (opts.openAfter) navigate(`/tickets/${t.uuid}`);
         return next;
       } catch (err) {
+        // Another agent acted first: show the ticket as it is now (the server sends it with the 409).
+        const current = ticketFromConflict(err);
+        if (current) {
+          qc.setQueryData(ticketKeys.one(t.uuid), current);
+          void putTickets([current]);
+          void qc.invalidateQueries({ queryKey: ticketKeys.all, refetchType: "active" });
+        }
         toastError(err);
         return null;
       } finally {

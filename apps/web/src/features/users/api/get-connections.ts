@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 import { usersKeys } from "./users-keys";
+import { logFailure } from "../../../lib/log-failure";
 
 export interface ConnectionOption {
   id: number;
@@ -15,6 +16,10 @@ export const getConnections = async (): Promise<ConnectionOption[]> => {
 
 // Without a connections API the select simply offers none.
 export const connectionsQuery = () =>
-  queryOptions({ queryKey: usersKeys.connections(), queryFn: () => getConnections().catch(() => []), staleTime: 60_000 });
+  queryOptions({ queryKey: usersKeys.connections(), queryFn: () =>
+      getConnections().catch((err: unknown) => {
+        logFailure("loading the connections for the user form failed; offering none", err);
+        return [];
+      }), staleTime: 60_000 });
 
 export const useConnections = () => useQuery(connectionsQuery());

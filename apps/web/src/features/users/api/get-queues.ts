@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 import { usersKeys } from "./users-keys";
+import { logFailure } from "../../../lib/log-failure";
 
 export interface QueueOption {
   id: number;
@@ -15,6 +16,10 @@ export const getQueues = async (): Promise<QueueOption[]> => {
 };
 
 // A missing or failing queues API leaves the lists empty rather than breaking the page.
-export const queuesQuery = () => queryOptions({ queryKey: usersKeys.queues(), queryFn: () => getQueues().catch(() => []), staleTime: 60_000 });
+export const queuesQuery = () => queryOptions({ queryKey: usersKeys.queues(), queryFn: () =>
+      getQueues().catch((err: unknown) => {
+        logFailure("loading the queues for the user form failed; offering none", err);
+        return [];
+      }), staleTime: 60_000 });
 
 export const useQueues = () => useQuery(queuesQuery());

@@ -24,6 +24,7 @@ import { can, MSG, PROFILES, userCreateInput, type Profile, type SessionUser, ty
 import { useConnections } from "../api/get-connections";
 import { useQueues } from "../api/get-queues";
 import { useSaveUser } from "../api/save-user";
+import { logFailure } from "../../../lib/log-failure";
 
 interface FormValues {
   name: string;
@@ -112,8 +113,9 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
       else await save.mutateAsync({ input: { profile: "user", queueIds: [], allTicket: "disable", ...common, password: v.password } });
       toast.success(t("users.saved"));
       onClose();
-    } catch {
+    } catch (err) {
       // useSaveUser already showed the error toast; the dialog stays open for a correction.
+      logFailure("saving a user failed", err, { userId: user?.id });
     }
   });
 

@@ -1,0 +1,9 @@
+// The part of async-exit-hook (no published types) that main.ts uses.
+declare module "async-exit-hook" {
+  interface ExitHook {
+    (hook: (done: () => void) => void): void;
+    unhookEvent(event: string): void;
+  }
+  const exitHook: ExitHook;
+  export default exitHook;
+}
