@@ -101,9 +101,10 @@ async function main() {
     console.log(`  max ${fmt(Math.max(...realMs))}`);
     if (real.some((r) => r.status !== 200)) process.exitCode = 1;
   } finally {
-    await built?.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
-    await embedded?.stop().catch(() => undefined);
+    const warn = (what: string) => (err: unknown) => console.warn(`bench teardown: ${what} failed`, err);
+    await built?.close().catch(warn("closing the app"));
+    await pool.end().catch(warn("closing the pool"));
+    await embedded?.stop().catch(warn("stopping the embedded database"));
     await rm(pgDir, { recursive: true, force: true });
   }
 }

@@ -238,6 +238,8 @@ export class Realtime {
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.io.close(() => resolve()));
-    await Promise.all(this.redisClients.map((c) => c.quit().catch(() => undefined)));
+    await Promise.all(
+      this.redisClients.map((c) => c.quit().catch((err: unknown) => this.log.warn({ err }, "closing a Redis client of the socket adapter failed"))),
+    );
   }
 }

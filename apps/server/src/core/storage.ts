@@ -50,7 +50,9 @@ export class LocalDiskStorage implements MediaStorage {
     try {
       const info = await stat(file);
       return { stream: createReadStream(file), size: info.size };
-    } catch {
+    } catch (err) {
+      // A stored file that is gone answers 'not found'; anything else is worth an operator's look.
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       return null;
     }
   }

@@ -38,8 +38,8 @@ export class TokenService {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"], requiredClaims: ["exp", "sub", "sid"] }));
+      // eslint-disable-next-line no-restricted-syntax -- an invalid token is the caller's answer (null → ERR_SESSION_EXPIRED), not a failure to log
     } catch {
-      // An invalid token is the caller's answer (null → ERR_SESSION_EXPIRED), not a failure to log.
       return null;
     }
     const userId = Number(payload.sub);

@@ -1,5 +1,6 @@
 import type { ApiErrorBody } from "@atende/shared";
 import { clearSessionData, STORAGE_KEYS } from "./storage";
+import { logFailure } from "./log-failure";
 
 export const API_BASE = "/api";
 
@@ -55,7 +56,10 @@ export function refreshSession(): Promise<boolean> {
       for (const l of refreshedListeners) l(data.token);
       return true;
     })
-    .catch(() => false)
+    .catch((err: unknown) => {
+      logFailure("refreshing the session failed", err);
+      return false;
+    })
     .finally(() => {
       refreshing = null;
     });
@@ -118,6 +122,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
+    // eslint-disable-next-line no-restricted-syntax -- a body that is not JSON is shown as its text
   } catch {
     return { message: text };
   }

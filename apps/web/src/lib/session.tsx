@@ -4,6 +4,7 @@ import type { SessionResponse, SessionUser } from "@atende/shared";
 import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "./api";
 import { disconnectSocket } from "./socket";
 import { clearSessionData, STORAGE_KEYS, writeJson } from "./storage";
+import { logFailure } from "./log-failure";
 
 /**
  * Deletes what a feature keeps on this device for one user (the tickets' offline cache). Handed in by
@@ -56,7 +57,8 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         if (!getToken() && !(await refreshSession())) return;
         const me = await api<SessionUser>("/auth/me");
         if (!cancelled) setUser(me);
-      } catch {
+      } catch (err) {
+        logFailure("restoring the session failed", err);
         clearSessionData();
       } finally {
         if (!cancelled) setLoading(false);

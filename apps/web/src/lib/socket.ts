@@ -11,8 +11,9 @@ export function tokenExpiry(token: string): number | null {
   try {
     const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { exp?: unknown };
     return typeof payload.exp === "number" ? payload.exp : null;
+    // eslint-disable-next-line no-restricted-syntax -- not a JWT: the server will refuse it and the usual refresh follows
   } catch {
-    return null; // not a JWT: the server will refuse it and the usual refresh follows
+    return null;
   }
 }
 

@@ -1,3 +1,5 @@
+import { logFailure } from "./log-failure";
+
 /** Local browser storage keys (spec 1-core §3). */
 export const STORAGE_KEYS = {
   token: "token",
@@ -17,7 +19,8 @@ export function readJson<T>(key: string, fallback: T): T {
   try {
     const raw = localStorage.getItem(key);
     return raw === null ? fallback : (JSON.parse(raw) as T);
-  } catch {
+  } catch (err) {
+    logFailure("reading local storage failed", err, { key });
     return fallback;
   }
 }

@@ -66,8 +66,9 @@ function objectOf(text: string): Record<string, unknown> | null {
   try {
     const parsed: unknown = JSON.parse(text);
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    // eslint-disable-next-line no-restricted-syntax -- not JSON: the caller shows the raw text instead, nothing is lost
   } catch {
-    return null; // the caller shows the raw text instead: nothing is lost
+    return null;
   }
 }
 

@@ -21,6 +21,7 @@ import { toastError } from "../../../lib/toast-error";
 import type { Message, QuickReply, Ticket } from "../types";
 import { QuickReplies } from "./quick-replies";
 import { useWorkspace } from "./workspace-context";
+import { logFailure } from "../../../lib/log-failure";
 
 interface Props {
   ticket: Ticket;
@@ -173,7 +174,8 @@ export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, 
     try {
       recording.current = await startRecording();
       setRec("recording");
-    } catch {
+    } catch (err) {
+      logFailure("starting the voice recording failed", err, { ticketId: ticket.id });
       toast.error(t("tickets.input.micDenied"));
     }
   }

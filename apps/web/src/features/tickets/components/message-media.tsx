@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { fetchMediaBlob } from "../api/messages";
 import { toastError } from "../../../lib/toast-error";
 import type { Message } from "../types";
+import { logFailure } from "../../../lib/log-failure";
 
 /** An object URL of a message's private media, fetched with the bearer token. */
 function useMediaUrl(messageId: number): { url: string | null; failed: boolean } {
@@ -24,8 +25,10 @@ function useMediaUrl(messageId: number): { url: string | null; failed: boolean }
         objectUrl = URL.createObjectURL(blob);
         setUrl(objectUrl);
       })
-      .catch(() => {
-        if (!ctrl.signal.aborted) setFailed(true);
+      .catch((err: unknown) => {
+        if (ctrl.signal.aborted) return;
+        logFailure("loading a message's media failed", err, { messageId });
+        setFailed(true);
       });
     return () => {
       ctrl.abort();

@@ -13,6 +13,7 @@ import { visibleTo } from "../lib/rules";
 import { playNewMessageSound } from "../lib/sound";
 import type { Ticket } from "../types";
 import { ContactAvatar } from "./contact-avatar";
+import { logFailure } from "../../../lib/log-failure";
 
 /**
  * The app bar's notifications (spec 1-core §2, §6): tickets with unread messages, plus pending tickets
@@ -37,8 +38,9 @@ export function TicketNotificationsButton() {
         ]);
         setUnread(u.tickets.filter((x) => x.unreadMessages > 0));
         setPending(p.tickets);
-      } catch {
+      } catch (err) {
         // the next live event or reconnect fills it
+        logFailure("loading the notifications failed", err);
       }
     },
     [withPending],

@@ -23,6 +23,7 @@ import { MessagesList } from "./messages-list";
 import { TagBar } from "./tag-bar";
 import { TicketHeader } from "./ticket-header";
 import { useWorkspace } from "./workspace-context";
+import { logFailure } from "../../../lib/log-failure";
 
 function BlockedBar({ ticket, reason }: { ticket: Ticket; reason: Exclude<InputBlock, null> }) {
   const { t } = useTranslation();
@@ -86,7 +87,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
     if (!ticketId || readPending.current) return;
     readPending.current = true;
     markTicketRead(ticketId)
-      .catch(() => undefined)
+      .catch((err: unknown) => logFailure("marking the ticket read failed", err, { ticketId }))
       .finally(() => {
         readPending.current = false;
       });

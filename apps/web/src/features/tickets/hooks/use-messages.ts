@@ -4,6 +4,7 @@ import { fetchMessages } from "../api/messages";
 import { cachedMessages } from "../offline/db";
 import type { Message } from "../types";
 import { useChannel, useSocketReconnect } from "./use-realtime";
+import { logFailure } from "../../../lib/log-failure";
 
 interface State {
   messages: Message[];
@@ -83,7 +84,8 @@ export function useMessages(ticketId: number | undefined, companyId: number, onI
       try {
         const res = await fetchMessages(ticketId, page);
         if (id === request.current) dispatch({ type: "loaded", page, messages: res.messages, hasMore: res.hasMore });
-      } catch {
+      } catch (err) {
+        logFailure("loading messages failed", err, { ticketId, page });
         if (id === request.current) dispatch({ type: "failed" });
       }
     },

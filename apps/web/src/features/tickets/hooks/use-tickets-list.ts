@@ -5,6 +5,7 @@ import { belongsInList, type Viewer } from "../lib/rules";
 import { cachedTickets } from "../offline/db";
 import type { ContactRef, Ticket } from "../types";
 import { useChannel, useSocketReconnect } from "./use-realtime";
+import { logFailure } from "../../../lib/log-failure";
 
 export interface ListState {
   tickets: Ticket[];
@@ -101,7 +102,8 @@ export function useTicketsList(o: Options): UseTicketsList {
       try {
         const res = await fetchTickets({ ...stable, pageNumber: page });
         if (id === request.current) dispatch({ type: "loaded", page, tickets: res.tickets, hasMore: res.hasMore, count: res.count });
-      } catch {
+      } catch (err) {
+        logFailure("loading the ticket list failed", err, { page });
         if (id === request.current) dispatch({ type: "failed" });
       }
     },

@@ -1,4 +1,5 @@
 import { getVolume } from "../../../lib/volume";
+import { logFailure } from "../../../lib/log-failure";
 
 let ctx: AudioContext | null = null;
 
@@ -8,7 +9,7 @@ export function playNewMessageSound(): void {
   if (volume <= 0 || typeof AudioContext === "undefined") return;
   try {
     ctx ??= new AudioContext();
-    if (ctx.state === "suspended") void ctx.resume().catch(() => undefined);
+    if (ctx.state === "suspended") void ctx.resume().catch((err: unknown) => logFailure("resuming the audio context failed", err));
     const now = ctx.currentTime;
     for (const [i, freq] of [880, 1320].entries()) {
       const osc = ctx.createOscillator();
@@ -23,7 +24,8 @@ export function playNewMessageSound(): void {
       osc.start(start);
       osc.stop(start + 0.3);
     }
-  } catch {
+  } catch (err) {
     // sound is a courtesy: never fail because of it
+    logFailure("playing the new-message sound failed", err);
   }
 }

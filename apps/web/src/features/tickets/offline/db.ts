@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
 import { LIMITS } from "@atende/shared";
 import type { Message, Ticket } from "../types";
+import { logFailure } from "../../../lib/log-failure";
 
 /**
  * The offline cache (spec 1-core §3): tickets and messages in IndexedDB, one database per user so one
@@ -68,7 +69,8 @@ export async function clearOfflineCache(companyId: number, userId: number): Prom
     try {
       const req = indexedDB.deleteDatabase(name);
       req.onsuccess = req.onerror = req.onblocked = () => resolve();
-    } catch {
+    } catch (err) {
+      logFailure("offline cache: clearOfflineCache failed", err);
       resolve();
     }
   });
@@ -101,7 +103,8 @@ export async function putTickets(tickets: (Ticket & { messages?: Message[] })[])
     }
     await tx.done;
     for (const id of touched) await trimMessages(id);
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: putTickets failed", err);
     // the cache is best effort
   }
 }
@@ -112,7 +115,8 @@ export async function putMessage(message: Message): Promise<void> {
   try {
     await d.put("messages", message);
     await trimMessages(message.ticketId);
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: putMessage failed", err);
     // best effort
   }
 }
@@ -127,7 +131,8 @@ export async function removeTicket(ticketId: number): Promise<void> {
     const tx = d.transaction("messages", "readwrite");
     for (const k of keys) await tx.store.delete(k);
     await tx.done;
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: removeTicket failed", err);
     // best effort
   }
 }
@@ -153,7 +158,8 @@ export async function pruneClosed(): Promise<void> {
     const closed = await d.getAllFromIndex("tickets", "status", "closed");
     closed.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
     for (const t of closed.slice(LIMITS.offlineClosedTickets)) await removeTicket(t.id);
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: pruneClosed failed", err);
     // best effort
   }
 }
@@ -164,7 +170,8 @@ export async function cachedTickets(status: string): Promise<Ticket[]> {
   try {
     const rows = await d.getAllFromIndex("tickets", "status", status);
     return rows.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: cachedTickets failed", err);
     return [];
   }
 }
@@ -175,7 +182,8 @@ export async function cachedTicket(uuid: string): Promise<Ticket | undefined> {
   try {
     const all = await d.getAll("tickets");
     return all.find((t) => t.uuid === uuid || String(t.id) === uuid);
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: cachedTicket failed", err);
     return undefined;
   }
 }
@@ -186,7 +194,8 @@ export async function cachedMessages(ticketId: number): Promise<Message[]> {
   try {
     const range = IDBKeyRange.bound([ticketId, ""], [ticketId, "\uffff"]);
     return await d.getAllFromIndex("messages", "ticketCreatedAt", range);
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: cachedMessages failed", err);
     return [];
   }
 }
@@ -198,7 +207,8 @@ export async function latestUpdatedAt(): Promise<string | undefined> {
   try {
     const cursor = await d.transaction("tickets").store.index("updatedAt").openCursor(null, "prev");
     return cursor?.value.updatedAt;
-  } catch {
+  } catch (err) {
+    logFailure("offline cache: latestUpdatedAt failed", err);
     return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
 import { visibleTo, type Viewer } from "../lib/rules";
 import type { Ticket } from "../types";
 import { latestUpdatedAt, openOffline, pruneClosed, putMessage, putTickets, removeTicket } from "./db";
+import { logFailure } from "../../../lib/log-failure";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,7 +39,8 @@ export function runSync(signal: AbortSignal): Promise<void> {
         await pull({ status: "closed" }, 1, signal);
       }
       await pruneClosed();
-    } catch {
+    } catch (err) {
+      logFailure("offline cache: runSync failed", err);
       // offline or not available: the cache simply stays as it is
     } finally {
       running = null;
