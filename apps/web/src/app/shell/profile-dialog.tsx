@@ -10,6 +10,7 @@ import { api } from "../../lib/api";
 import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
 import { logFailure } from "../../lib/log-failure";
+import { CurrentPasswordField } from "../../components/current-password-field";
 
 /** The user's own data; a blank password keeps the current one, a new one needs the current one. */
 const profileForm = z
@@ -73,15 +74,7 @@ export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open
               helperText={errors.password?.message ?? t("profile.passwordHint")}
               fullWidth
             />
-            <TextField
-              label={t("profile.currentPassword")}
-              type="password"
-              autoComplete="current-password"
-              {...register("currentPassword")}
-              error={!!errors.currentPassword}
-              helperText={errors.currentPassword?.message ?? t("profile.currentPasswordHint")}
-              fullWidth
-            />
+            <CurrentPasswordField registration={register("currentPassword")} error={errors.currentPassword?.message} />
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Ticket } from "@atende/shared";
 import { belongsInList, inputBlock, type Viewer } from "../lib/rules";
+import { ticketFixture } from "./fixtures";
 
 // Queues: 1 Vendas, 2 Suporte, 9 BOT.
 const QUEUES = { 1: "Vendas", 2: "Suporte", 9: "BOT" } as Record<number, string>;
 
 function ticket(o: Partial<Pick<Ticket, "status" | "userId" | "queueId" | "transferQueueId">> & { connection?: Ticket["whatsapp"] } = {}): Ticket {
   const queueId = o.queueId ?? null;
-  return {
+  return ticketFixture({
     id: 10,
-    uuid: "3f0e4c1a-0000-4000-8000-000000000010",
     status: o.status ?? "pending",
     userId: o.userId ?? null,
     user: null,
@@ -18,24 +18,7 @@ function ticket(o: Partial<Pick<Ticket, "status" | "userId" | "queueId" | "trans
     transferQueueId: o.transferQueueId ?? null,
     whatsappId: 3,
     whatsapp: o.connection === undefined ? { id: 3, name: "Loja", status: "CONNECTED", isOfficial: false, provider: "baileys" } : o.connection,
-    contactId: 4,
-    contact: { id: 4, name: "Ana", number: "5511999990000", profilePicUrl: "", isGroup: false } as Ticket["contact"],
-    tags: [],
-    lastMessage: "",
-    lastMessageAt: null,
-    lastMessageAck: null,
-    unreadMessages: 0,
-    isGroup: false,
-    chatbot: false,
-    fromMe: false,
-    originFromMe: false,
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
-    code: "",
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-  } as Ticket;
+  } as Partial<Ticket> & Pick<Ticket, "id">);
 }
 
 function viewer(o: { id?: number; profile?: Viewer["profile"]; queues?: number[]; allTicket?: "enable" | "disable"; restrict?: boolean } = {}): Viewer {

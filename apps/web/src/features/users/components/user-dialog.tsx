@@ -25,6 +25,7 @@ import { useConnections } from "../api/get-connections";
 import { useQueues } from "../api/get-queues";
 import { useSaveUser } from "../api/save-user";
 import { logFailure } from "../../../lib/log-failure";
+import { CurrentPasswordField } from "../../../components/current-password-field";
 
 interface FormValues {
   name: string;
@@ -140,15 +141,7 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
               />
             </Stack>
             {self && (
-              <TextField
-                label={t("profile.currentPassword")}
-                type="password"
-                autoComplete="current-password"
-                {...register("currentPassword")}
-                error={!!errors.currentPassword}
-                helperText={errors.currentPassword?.message ?? t("profile.currentPasswordHint")}
-                fullWidth
-              />
+              <CurrentPasswordField registration={register("currentPassword")} error={errors.currentPassword?.message} />
             )}
             <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
               <TextField label={t("users.fields.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth />
