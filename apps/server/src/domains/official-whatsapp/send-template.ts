@@ -1,4 +1,4 @@
-import { fillTemplate, type Message, type officialTemplateSendInput } from "@atende/shared";
+import { fillTemplate, type Message, type officialTemplateSendInput, type WhatsappTemplate } from "@atende/shared";
 import type { z } from "zod";
 import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
 import { channels } from "../../channels/manager.js";
@@ -11,9 +11,28 @@ import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import { assertMaySend } from "../messages/service.js";
 import { loadVisibleTicket } from "../tickets/service.js";
-import { templateParameterFormat, type TemplateRow } from "./presenter.js";
+import { presentTemplate, templateParameterFormat, type TemplateRow } from "./presenter.js";
 
 type Input = z.output<typeof officialTemplateSendInput>;
+
+/**
+ * GET /officialWhatsapp/ticket/{ticketId}/templates: the APPROVED templates of the ticket connection's
+ * business, for anyone who may write on the ticket (the company-wide list is for supervisors).
+ */
+export async function listTicketTemplates(ctx: AppContext, actor: RequestActor, ticketId: number): Promise<WhatsappTemplate[]> {
+  const ticket = await loadVisibleTicket(ctx, actor, ticketId);
+  assertMaySend(actor, ticket);
+  const rows = await ctx.sql.many<TemplateRow>(
+    `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components, t.parameter_format,
+            t.variable_count, t.rejected_reason, t.updated_at
+       FROM whatsapp_templates t
+       JOIN official_numbers o ON o.company_id = t.company_id AND o.business_id = t.business_id AND o.whatsapp_id = $2
+      WHERE t.company_id = $1 AND upper(t.status) = 'APPROVED'
+      ORDER BY t.name, t.language, t.id`,
+    [actor.companyId, ticket.whatsapp_id],
+  );
+  return rows.map(presentTemplate);
+}
 
 /**
  * POST /officialWhatsapp/ticket/{ticketId}/template: sends an APPROVED template of the connection's

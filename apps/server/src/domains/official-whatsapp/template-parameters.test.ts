@@ -176,6 +176,16 @@ describe("template parameters as Meta receives them", () => {
   });
 });
 
+describe("the ticket's templates", () => {
+  it("lists the approved templates of the ticket connection's business to whoever may write on it", async () => {
+    const ticketId = await openTicket("5511933330005");
+    const res = await app.api("GET", `/api/officialWhatsapp/ticket/${ticketId}/templates`, { token: a.admin.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { name: string }[]).map((t) => t.name)).toEqual(["boas_vindas", "boleto", "novidades", "rastreio"]);
+    expect((await app.api("GET", `/api/officialWhatsapp/ticket/${ticketId}/templates`)).statusCode).toBe(401);
+  });
+});
+
 describe("the fake Graph checks template sends as Meta documents them", () => {
   const template = (components: unknown[]) => ({ name: "boas_vindas", language: { code: "pt_BR" }, components });
   const namedBody = [
