@@ -37,7 +37,12 @@ export interface FilledTemplate {
   text: string;
   /** The slots left unfilled, e.g. `header`, `body.2`, `body.first_name`, `button.0`. */
   missing: string[];
+  /** Values Meta would refuse: a button that takes no parameter, a coupon code over 15 characters. */
+  invalid: string[];
 }
+
+/** Meta's limit for a copy-code button's coupon code. */
+export const COUPON_CODE_MAX = 15;
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 const MEDIA_HEADERS = ["IMAGE", "VIDEO", "DOCUMENT"];
@@ -73,6 +78,7 @@ function textSlots(
 export function fillTemplate(defs: TemplateComponentDef[], format: TemplateParameterFormat, values: TemplateValues): FilledTemplate {
   const components: Record<string, unknown>[] = [];
   const missing: string[] = [];
+  const invalid: string[] = [];
   const lines: string[] = [];
   const named = values.namedVariables ?? {};
   const byType = (type: string) => defs.find((c) => c.type.toUpperCase() === type);
@@ -117,6 +123,7 @@ export function fillTemplate(defs: TemplateComponentDef[], format: TemplateParam
       buttonLines.push(`[${label}] ${fill(url, () => value)}`);
     } else if (kind === "COPY_CODE") {
       if (!filled(value)) return void missing.push(`button.${index}`);
+      if (value.length > COUPON_CODE_MAX) invalid.push(`button.${index}`);
       components.push({ type: "button", sub_type: "copy_code", index: String(index), parameters: [{ type: "coupon_code", coupon_code: value }] });
       buttonLines.push(`[${label || "Copiar código"}] ${value}`);
     } else if (kind === "QUICK_REPLY") {
@@ -130,6 +137,13 @@ export function fillTemplate(defs: TemplateComponentDef[], format: TemplateParam
     }
   });
 
+  const buttonDefs = byType("BUTTONS")?.buttons ?? [];
+  for (const index of given.keys()) {
+    const b = buttonDefs[index];
+    const kind = b?.type.toUpperCase();
+    const takesValue = kind === "COPY_CODE" || kind === "QUICK_REPLY" || (kind === "URL" && templatePlaceholders(b?.url ?? "").length > 0);
+    if (!takesValue) invalid.push(`button.${index}`);
+  }
   const text = [lines.join("\n\n"), buttonLines.join("\n")].filter(Boolean).join("\n\n");
-  return { components, text, missing };
+  return { components, text, missing, invalid };
 }

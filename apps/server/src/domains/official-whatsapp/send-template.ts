@@ -60,6 +60,11 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
       fields: Object.fromEntries(filled.missing.map((slot) => [slot, "Required"])),
     });
   }
+  if (filled.invalid.length) {
+    throw new AppError("ERR_VALIDATION", `Valores não aceitos pelo template: ${filled.invalid.join(", ")}`, {
+      fields: Object.fromEntries(filled.invalid.map((slot) => [slot, "Invalid"])),
+    });
+  }
 
   const sent = await driver.sendTemplate(ticket.contact_number, { name: template.name, language: template.language, components: filled.components });
   const text = filled.text || template.name;

@@ -158,6 +158,12 @@ describe("template parameters as Meta receives them", () => {
     expect(namedMissing.json()).toMatchObject({ error: "ERR_TEMPLATE_VARIABLES_MISSING", fields: { "body.day": "Required" } });
     const noVideo = await send(ticketId, { templateId: ids.novidades });
     expect(noVideo.json()).toMatchObject({ error: "ERR_TEMPLATE_VARIABLES_MISSING", fields: { header: "Required" } });
+    // values Meta would refuse: a coupon code over 15 characters, a parameter for a button that takes none
+    const longCode = await send(ticketId, { templateId: ids.rastreio, headerText: "1", variables: ["a", "b"], buttons: [{ index: 0, value: "A" }, { index: 1, value: "CUPOM_LONGO_DEMAIS" }] });
+    expect(longCode.statusCode).toBe(400);
+    expect(longCode.json()).toMatchObject({ error: "ERR_VALIDATION", fields: { "button.1": "Invalid" } });
+    const stray = await send(ticketId, { templateId: ids.novidades, headerMediaUrl: "https://cdn.loja.test/v.mp4", buttons: [{ index: 0, value: "X" }] });
+    expect(stray.json()).toMatchObject({ error: "ERR_VALIDATION", fields: { "button.0": "Invalid" } });
     expect(fake.sent.length).toBe(before);
     expect((await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE ticket_id = $1 AND from_me", [ticketId])).n).toBe(0);
   });

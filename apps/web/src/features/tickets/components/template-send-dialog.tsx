@@ -91,7 +91,7 @@ export function TemplateSendDialog({ ticketId, open, onClose, onSent }: Props) {
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t("tickets.template.cancel")}</Button>
-        <Button variant="contained" disabled={!filled || filled.missing.length > 0 || send.isPending} onClick={() => send.mutate()} data-testid="template-send">
+        <Button variant="contained" disabled={!filled || filled.missing.length > 0 || filled.invalid.length > 0 || send.isPending} onClick={() => send.mutate()} data-testid="template-send">
           {t("tickets.template.send")}
         </Button>
       </DialogActions>
