@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   ERR_WAPP_INVALID_CONTACT_FROM_FILE: 400,
   ERR_CONTACT_IS_WHATSAPP: 400,
   ERR_WPP_OFFICIAL_SESSION_EXPIRED: 400,
+  /** extension: a WhatsApp template send left a header, body or button variable unfilled (refused before calling Meta) */
+  ERR_TEMPLATE_VARIABLES_MISSING: 400,
   ERR_TICKET_USER_MISMATCH: 409,
   /** extension: a ticket transition lost a race (or its view was stale); the body carries the current ticket */
   ERR_TICKET_ALREADY_CHANGED: 409,

@@ -5,3 +5,4 @@ export * from "./enums.js";
 export * from "./realtime.js";
 export * from "./permissions/index.js";
 export * from "./schemas/index.js";
+export * from "./whatsapp-template.js";

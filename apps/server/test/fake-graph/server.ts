@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { checkTemplateSend } from "./template-send.js";
 
 /**
  * A local stand-in for Meta's Graph API (WhatsApp Cloud API), speaking its documented request and
@@ -29,7 +30,8 @@ export interface FakeTemplate {
   language: string;
   category: string;
   status: string;
-  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string }[] }[];
+  parameter_format?: "NAMED" | "POSITIONAL";
+  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string; example?: unknown }[] }[];
   rejected_reason?: string;
 }
 
@@ -239,6 +241,10 @@ export class FakeGraph {
           if (!(type in body) && type !== "text") return graphError(reply, 400, 100, `Param ${type} is required`);
           if (type === "text" && typeof (body.text as { body?: unknown } | undefined)?.body !== "string") {
             return graphError(reply, 400, 100, "Param text['body'] is required");
+          }
+          if (type === "template") {
+            const refused = checkTemplateSend(this.templates, body.template);
+            if (refused) return graphError(reply, 400, refused.code, refused.message);
           }
           if (type !== "template" && this.windowClosedFor.has(to)) {
             return graphError(reply, 400, 131047, "Re-engagement message", "Message failed to send because more than 24 hours have passed since the customer last replied to this number.");

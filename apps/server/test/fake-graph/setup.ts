@@ -31,6 +31,7 @@ export function fakeTemplate(name: string, o: Partial<FakeTemplate> = {}): FakeT
     language: o.language ?? "pt_BR",
     category: o.category ?? "MARKETING",
     status: o.status ?? "APPROVED",
+    ...(o.parameter_format ? { parameter_format: o.parameter_format } : {}),
     components: o.components ?? [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega." }],
     ...(o.rejected_reason ? { rejected_reason: o.rejected_reason } : {}),
   };

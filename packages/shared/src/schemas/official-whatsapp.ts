@@ -87,13 +87,28 @@ export type OfficialWhatsappBulkInput = z.input<typeof officialWhatsappBulkInput
 
 export const officialWhatsappBulkResult = z.object({ updated: z.number(), records: z.array(officialWhatsapp) });
 
-/** POST /officialWhatsapp/ticket/{ticketId}/template: sends an approved template on an official ticket. */
+/**
+ * POST /officialWhatsapp/ticket/{ticketId}/template: sends an approved template on an official ticket.
+ * Which values are needed follows the template (see fillTemplate); an unfilled one is refused with
+ * ERR_TEMPLATE_VARIABLES_MISSING before Meta is called.
+ */
 export const officialTemplateSendInput = z.object({
   templateId: z.number().int().positive(),
-  /** Values of the body's {{1}}, {{2}}, ... in order. */
+  /** POSITIONAL templates: values of the body's {{1}}, {{2}}, ... in order. */
   variables: z.array(z.string().max(1024)).max(30).default([]),
+  /** NAMED templates: header and body values by parameter name ({{first_name}}). */
+  namedVariables: z.record(z.string().regex(/^[A-Za-z0-9_]+$/).max(100), z.string().max(1024)).default({}),
+  /** POSITIONAL templates: the value of a text header's {{1}} (Meta allows one, 60 characters). */
+  headerText: z.string().max(60).optional(),
   /** Header image/video/document link, for templates whose header is media. */
   headerMediaUrl: z.url().max(2000).optional(),
+  /** A document header's file name as the customer sees it. */
+  headerFilename: z.string().trim().max(240).optional(),
+  /** By button index: URL suffix, copy-code coupon code (max 15 characters per Meta) or quick-reply payload. */
+  buttons: z
+    .array(z.object({ index: z.number().int().min(0).max(9), value: z.string().max(2000) }))
+    .max(10)
+    .default([]),
 });
 export type OfficialTemplateSendInput = z.input<typeof officialTemplateSendInput>;
 
@@ -107,7 +122,18 @@ export const whatsappTemplate = z.object({
   category: z.string(),
   status: z.string(),
   headerFormat: z.string(),
+  /** NAMED ({{first_name}}) or POSITIONAL ({{1}}). */
+  parameterFormat: z.enum(["NAMED", "POSITIONAL"]),
   body: z.string(),
+  /** Meta's components (HEADER, BODY, FOOTER, BUTTONS) for filling and previewing the template. */
+  components: z.array(
+    z.object({
+      type: z.string(),
+      format: z.string().optional(),
+      text: z.string().optional(),
+      buttons: z.array(z.object({ type: z.string(), text: z.string().optional(), url: z.string().optional(), phone_number: z.string().optional() })).optional(),
+    }),
+  ),
   variableCount: z.number(),
   rejectedReason: z.string(),
   updatedAt: z.string(),

@@ -35,7 +35,7 @@ export interface GraphTemplateComponent {
   type: string;
   format?: string;
   text?: string;
-  buttons?: { type: string; text?: string; url?: string }[];
+  buttons?: { type: string; text?: string; url?: string; example?: unknown }[];
   example?: unknown;
 }
 export interface GraphTemplate {
@@ -44,6 +44,8 @@ export interface GraphTemplate {
   language: string;
   category?: string;
   status?: string;
+  /** NAMED ({{first_name}}) or POSITIONAL ({{1}}); Meta omits it on older templates (positional). */
+  parameter_format?: string;
   components?: GraphTemplateComponent[];
   rejected_reason?: string;
 }
@@ -137,7 +139,7 @@ export class GraphClient {
   }
 
   templates(wabaId: string): Promise<GraphTemplate[]> {
-    return this.all<GraphTemplate>(`${wabaId}/message_templates`, { fields: "id,name,language,category,status,components,rejected_reason" });
+    return this.all<GraphTemplate>(`${wabaId}/message_templates`, { fields: "id,name,language,category,status,parameter_format,components,rejected_reason" });
   }
 
   account(wabaId: string): Promise<{ id: string; name?: string; account_review_status?: string }> {

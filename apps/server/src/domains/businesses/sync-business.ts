@@ -106,11 +106,12 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
     const tpl = { total: templates.length, created: 0, updated: 0, removed: 0 };
     for (const t of templates) {
       const row = await sql.one<{ inserted: boolean }>(
-        `INSERT INTO whatsapp_templates (company_id, business_id, template_id, name, language, category, status, header_format, components, variable_count, rejected_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
+        `INSERT INTO whatsapp_templates (company_id, business_id, template_id, name, language, category, status, header_format, components, variable_count, rejected_reason, parameter_format)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)
          ON CONFLICT (business_id, name, language) DO UPDATE SET template_id = EXCLUDED.template_id, category = EXCLUDED.category,
            status = EXCLUDED.status, header_format = EXCLUDED.header_format, components = EXCLUDED.components,
-           variable_count = EXCLUDED.variable_count, rejected_reason = EXCLUDED.rejected_reason, updated_at = now()
+           variable_count = EXCLUDED.variable_count, rejected_reason = EXCLUDED.rejected_reason,
+           parameter_format = EXCLUDED.parameter_format, updated_at = now()
          RETURNING (xmax = 0) AS inserted`,
         [
           companyId,
@@ -124,6 +125,7 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
           JSON.stringify(t.components ?? []),
           templateVariables(t),
           t.rejected_reason && t.rejected_reason !== "NONE" ? t.rejected_reason : "",
+          t.parameter_format?.toUpperCase() === "NAMED" ? "NAMED" : "POSITIONAL",
         ],
       );
       if (row.inserted) tpl.created++;

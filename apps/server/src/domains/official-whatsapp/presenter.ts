@@ -1,4 +1,4 @@
-import type { OfficialWhatsapp, WhatsappTemplate } from "@atende/shared";
+import type { OfficialWhatsapp, TemplateComponentDef, WhatsappTemplate } from "@atende/shared";
 import type { OfficialNumberRow } from "./repository.js";
 
 export function presentOfficialNumber(row: OfficialNumberRow): OfficialWhatsapp {
@@ -42,13 +42,16 @@ export interface TemplateRow {
   category: string;
   status: string;
   header_format: string;
-  components: { type: string; text?: string }[];
+  components: TemplateComponentDef[];
+  parameter_format: string;
   variable_count: number;
   rejected_reason: string;
   updated_at: Date;
 }
 
 export const templateBody = (row: Pick<TemplateRow, "components">) => row.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
+
+export const templateParameterFormat = (row: Pick<TemplateRow, "parameter_format">) => (row.parameter_format === "NAMED" ? "NAMED" : "POSITIONAL");
 
 export function presentTemplate(row: TemplateRow): WhatsappTemplate {
   return {
@@ -60,7 +63,9 @@ export function presentTemplate(row: TemplateRow): WhatsappTemplate {
     category: row.category,
     status: row.status,
     headerFormat: row.header_format,
+    parameterFormat: templateParameterFormat(row),
     body: templateBody(row),
+    components: row.components,
     variableCount: row.variable_count,
     rejectedReason: row.rejected_reason,
     updatedAt: row.updated_at.toISOString(),

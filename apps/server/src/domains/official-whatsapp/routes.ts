@@ -12,7 +12,7 @@ import {
 import { z } from "zod";
 import "../../channels/cloud-api/index.js";
 import type { Domain } from "../../core/domain.js";
-import { sendTemplateOnTicket } from "./send-template.js";
+import { listTicketTemplates, sendTemplateOnTicket } from "./send-template.js";
 import * as service from "./service.js";
 
 const supervisor = { gate: { minProfile: "supervisor" as const } };
@@ -41,6 +41,11 @@ export const officialWhatsappRoutes: Domain = (api, ctx) => {
     async (request) => service.updateOfficialNumber(ctx, request.actor, request.params.id, request.body),
   );
   // Any agent who may write on the ticket (the same rules as POST /messages/{ticketId}).
+  api.get(
+    "/officialWhatsapp/ticket/:ticketId/templates",
+    { schema: { params: ticketIdParam, response: { 200: z.array(whatsappTemplate) } } },
+    async (request) => listTicketTemplates(ctx, request.actor, request.params.ticketId),
+  );
   api.post(
     "/officialWhatsapp/ticket/:ticketId/template",
     { schema: { params: ticketIdParam, body: officialTemplateSendInput, response: { 200: message } } },

@@ -1,4 +1,4 @@
-import { type Message, type officialTemplateSendInput } from "@atende/shared";
+import { fillTemplate, type Message, type officialTemplateSendInput, type WhatsappTemplate } from "@atende/shared";
 import type { z } from "zod";
 import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
 import { channels } from "../../channels/manager.js";
@@ -11,13 +11,27 @@ import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import { assertMaySend } from "../messages/service.js";
 import { loadVisibleTicket } from "../tickets/service.js";
-import { templateBody, type TemplateRow } from "./presenter.js";
+import { presentTemplate, templateParameterFormat, type TemplateRow } from "./presenter.js";
 
 type Input = z.output<typeof officialTemplateSendInput>;
 
-/** The body with {{1}}, {{2}}, ... replaced by the given values (what the contact reads). */
-export function renderTemplate(body: string, variables: string[]): string {
-  return body.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => variables[Number(n) - 1] ?? whole);
+/**
+ * GET /officialWhatsapp/ticket/{ticketId}/templates: the APPROVED templates of the ticket connection's
+ * business, for anyone who may write on the ticket (the company-wide list is for supervisors).
+ */
+export async function listTicketTemplates(ctx: AppContext, actor: RequestActor, ticketId: number): Promise<WhatsappTemplate[]> {
+  const ticket = await loadVisibleTicket(ctx, actor, ticketId);
+  assertMaySend(actor, ticket);
+  const rows = await ctx.sql.many<TemplateRow>(
+    `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components, t.parameter_format,
+            t.variable_count, t.rejected_reason, t.updated_at
+       FROM whatsapp_templates t
+       JOIN official_numbers o ON o.company_id = t.company_id AND o.business_id = t.business_id AND o.whatsapp_id = $2
+      WHERE t.company_id = $1 AND upper(t.status) = 'APPROVED'
+      ORDER BY t.name, t.language, t.id`,
+    [actor.companyId, ticket.whatsapp_id],
+  );
+  return rows.map(presentTemplate);
 }
 
 /**
@@ -31,7 +45,7 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
   const driver = await channels(ctx).requireConnected(actor.companyId, ticket.whatsapp_id);
   if (!(driver instanceof CloudApiDriver)) throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
   const template = await ctx.sql.maybe<TemplateRow>(
-    `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components,
+    `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components, t.parameter_format,
             t.variable_count, t.rejected_reason, t.updated_at
        FROM whatsapp_templates t
        JOIN official_numbers o ON o.company_id = t.company_id AND o.business_id = t.business_id AND o.whatsapp_id = $3
@@ -40,21 +54,20 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
   );
   if (!template) throw new AppError("ERR_NOT_FOUND", "Template não encontrado para esta conexão");
   if (template.status.toUpperCase() !== "APPROVED") throw new AppError("ERR_VALIDATION", "O template não está aprovado");
-  const body = templateBody(template);
-  const bodyVars = new Set([...body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => m[1])).size;
-  if (input.variables.length < bodyVars) {
-    throw new AppError("ERR_VALIDATION", `O template possui ${bodyVars} variáveis`, { fields: { variables: `${bodyVars} variáveis` } });
+  const filled = fillTemplate(template.components, templateParameterFormat(template), input);
+  if (filled.missing.length) {
+    throw new AppError("ERR_TEMPLATE_VARIABLES_MISSING", `Variáveis não preenchidas: ${filled.missing.join(", ")}`, {
+      fields: Object.fromEntries(filled.missing.map((slot) => [slot, "Required"])),
+    });
   }
-  const components: unknown[] = [];
-  const media = template.header_format.toLowerCase();
-  if (media === "image" || media === "video" || media === "document") {
-    if (!input.headerMediaUrl) throw new AppError("ERR_VALIDATION", "Informe a mídia do cabeçalho", { fields: { headerMediaUrl: "Required" } });
-    components.push({ type: "header", parameters: [{ type: media, [media]: { link: input.headerMediaUrl } }] });
+  if (filled.invalid.length) {
+    throw new AppError("ERR_VALIDATION", `Valores não aceitos pelo template: ${filled.invalid.join(", ")}`, {
+      fields: Object.fromEntries(filled.invalid.map((slot) => [slot, "Invalid"])),
+    });
   }
-  if (bodyVars) components.push({ type: "body", parameters: input.variables.slice(0, bodyVars).map((text) => ({ type: "text", text })) });
 
-  const sent = await driver.sendTemplate(ticket.contact_number, { name: template.name, language: template.language, components });
-  const text = renderTemplate(body, input.variables) || template.name;
+  const sent = await driver.sendTemplate(ticket.contact_number, { name: template.name, language: template.language, components: filled.components });
+  const text = filled.text || template.name;
   const id = await ctx.sql.tx(async (sql) => {
     const messageId = await messageRepo.insertMessage(sql, {
       companyId: ticket.company_id,

@@ -66,7 +66,7 @@ export async function bulkUpdate(ctx: AppContext, actor: RequestActor, input: Bu
 
 export async function listTemplates(ctx: AppContext, actor: RequestActor, businessId?: number): Promise<WhatsappTemplate[]> {
   const rows = await ctx.sql.many<TemplateRow>(
-    `SELECT id, business_id, template_id, name, language, category, status, header_format, components, variable_count, rejected_reason, updated_at
+    `SELECT id, business_id, template_id, name, language, category, status, header_format, components, parameter_format, variable_count, rejected_reason, updated_at
        FROM whatsapp_templates WHERE company_id = $1 AND ($2::int IS NULL OR business_id = $2) ORDER BY name, language, id`,
     [actor.companyId, businessId ?? null],
   );

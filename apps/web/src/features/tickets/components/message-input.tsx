@@ -7,6 +7,7 @@ import DrawIcon from "@mui/icons-material/Draw";
 import HighlightOffIcon from "@mui/icons-material/HighlightOff";
 import MicIcon from "@mui/icons-material/Mic";
 import SendIcon from "@mui/icons-material/Send";
+import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { useQuery } from "@tanstack/react-query";
 import { LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
@@ -20,6 +21,7 @@ import { STORAGE_KEYS } from "../../../lib/storage";
 import { toastError } from "../../../lib/toast-error";
 import type { Message, QuickReply, Ticket } from "../types";
 import { QuickReplies } from "./quick-replies";
+import { TemplateSendDialog } from "./template-send-dialog";
 import { useWorkspace } from "./workspace-context";
 import { logFailure } from "../../../lib/log-failure";
 
@@ -53,6 +55,7 @@ export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, 
   const [active, setActive] = useState(0);
   const [rec, setRec] = useState<RecState>("idle");
   const [seconds, setSeconds] = useState(0);
+  const [templateOpen, setTemplateOpen] = useState(false);
   const recording = useRef<Recording | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -243,6 +246,16 @@ export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, 
               <AttachFileIcon />
             </IconButton>
           </Tooltip>
+          {ticket.whatsapp?.isOfficial && (
+            <>
+              <Tooltip title={t("tickets.template.open")}>
+                <IconButton onClick={() => setTemplateOpen(true)} aria-label={t("tickets.template.open")} disabled={sending} data-testid="template-open">
+                  <ViewQuiltIcon />
+                </IconButton>
+              </Tooltip>
+              <TemplateSendDialog ticketId={ticket.id} open={templateOpen} onClose={() => setTemplateOpen(false)} onSent={(m) => onSent([m])} />
+            </>
+          )}
           {signEnabled && (
             <Tooltip title={t(sign ? "tickets.input.signOn" : "tickets.input.signOff")}>
               <IconButton onClick={toggleSign} color={sign ? "primary" : "default"} aria-pressed={sign} aria-label={t("tickets.input.sign")} data-testid="sign-toggle">
