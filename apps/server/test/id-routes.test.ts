@@ -102,6 +102,7 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/businesses/:id": { params: { id: id("businessId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/businesses/:id/sync": { params: { id: id("businessId") } },
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
+  "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
 };
 
