@@ -360,6 +360,39 @@ describe("tenancy", () => {
   });
 });
 
+describe("routing by the WABA id in the payload", () => {
+  it("an entry of another WABA changes that WABA's business (same app), never the business of the URL it arrived on", async () => {
+    const x = await officialTenant(app, fake, ["5511955550001"]);
+    const y = await officialTenant(app, fake, ["5521955550002"]);
+    const z = await officialTenant(app, fake, ["5531955550003"]);
+    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222' WHERE id = $1", [y.businessId]);
+    // z has that WABA too but under another app (another secret): the delivery's signature does not vouch for it
+    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222', app_secret = 'another-app-secret' WHERE id = $1", [z.businessId]);
+    const states = async () =>
+      (await app.sql.many<{ business_id: number; phone_status: string }>(
+        "SELECT business_id, phone_status FROM official_numbers WHERE business_id = ANY($1::int[]) ORDER BY business_id",
+        [[x.businessId, y.businessId, z.businessId]],
+      )).map((r) => r.phone_status);
+    const ban = P.webhook("222000000000222", [[P.accountUpdate({ event: "DISABLED_UPDATE", ban_info: { waba_ban_state: "DISABLE", waba_ban_date: "2025-01-01" } })]]);
+    // Meta sends it to the app's single callback URL: here, x's
+    expect((await fake.deliver(hook(x.businessId), ban)).status).toBe(200);
+    await webhooksSettled(app, x.businessId);
+    expect(await states()).toEqual(["ACTIVE", "DISABLED", "ACTIVE"]);
+    const accounts = await app.sql.many<{ account_status: string }>("SELECT account_status FROM businesses WHERE id = ANY($1::int[]) ORDER BY id", [
+      [x.businessId, y.businessId],
+    ]);
+    expect(accounts.map((r) => r.account_status)).toEqual(["APPROVED", "DISABLED_UPDATE"]);
+
+    // a WABA no business of the app has: nothing changes, the delivery is still processed
+    const stranger = P.webhook("999000000000999", [[P.accountUpdate({ event: "DISABLED_UPDATE", ban_info: { waba_ban_state: "DISABLE" } })]]);
+    await fake.deliver(hook(x.businessId), stranger);
+    await webhooksSettled(app, x.businessId);
+    expect(await states()).toEqual(["ACTIVE", "DISABLED", "ACTIVE"]);
+    const last = await app.sql.one<{ status: string }>("SELECT status FROM webhook_events WHERE business_id = $1 ORDER BY id DESC LIMIT 1", [x.businessId]);
+    expect(last.status).toBe("processed");
+  });
+});
+
 describe("a signed but malformed delivery", () => {
   it("is answered 200, retried a bounded number of times, then kept as failed with its error", async () => {
     const t = await officialTenant(app, fake, ["5511911110091"]);
