@@ -101,7 +101,7 @@ export class CloudApiDriver implements WhatsappDriver {
   /**
    * The error a failed Graph call answers with; a refused token (190) also marks the connection
    * REAUTH_REQUIRED (shown on the connections pages) instead of leaving it CONNECTED: every send would
-   * fail until the business gets a new token (saving it and syncing or reconnecting brings it back).
+   * fail until the business gets a new token (saving it, then starting the connection again, brings it back).
    */
   private async refused(err: unknown): Promise<Error> {
     if (tokenRefused(err)) await this.events.status("REAUTH_REQUIRED");
