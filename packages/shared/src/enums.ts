@@ -26,9 +26,10 @@ export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
 export const TICKET_STATUSES = ["pending", "open", "paused", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
-export const SESSION_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING", "CONNECTED"] as const;
+/** REAUTH_REQUIRED: a Cloud API connection whose token Meta refused (error 190, expired or revoked). */
+export const SESSION_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING", "CONNECTED", "REAUTH_REQUIRED"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
-export const ALERT_SESSION_STATUSES: readonly SessionStatus[] = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
+export const ALERT_SESSION_STATUSES: readonly SessionStatus[] = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING", "REAUTH_REQUIRED"];
 
 export const MEDIA_TYPES = ["chat", "image", "audio", "video", "application", "locationMessage", "vcard", "call_log"] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];

@@ -99,6 +99,8 @@ export class FakeGraph {
   readonly windowClosedFor = new Set<string>();
   /** Every phone number id ever listed (numbers replaced in `phones` can still send). */
   readonly knownPhones = new Map<string, FakePhone>();
+  /** WABAs the app subscribed to (POST /{waba-id}/subscribed_apps): their webhooks reach the app. */
+  readonly subscribedWabas = new Set<string>();
   /** Every request path seen (method + path), for assertions. */
   readonly requests: string[] = [];
   private app: FastifyInstance | null = null;
@@ -192,6 +194,13 @@ export class FakeGraph {
           return this.page(request, `${wabaId}/phone_numbers`, this.phones);
         });
 
+        // Meta answers {"success": true} (WhatsApp Cloud API, "Subscribe to a WhatsApp Business Account").
+        g.post("/:wabaId/subscribed_apps", async (request, reply) => {
+          const { wabaId } = request.params as { wabaId: string };
+          if (wabaId !== this.wabaId) return graphError(reply, 400, 100, `Unsupported post request. Object with ID '${wabaId}' does not exist`);
+          this.subscribedWabas.add(wabaId);
+          return { success: true };
+        });
         g.get("/:wabaId/message_templates", async (request, reply) => {
           const { wabaId } = request.params as { wabaId: string };
           if (wabaId !== this.wabaId) return graphError(reply, 400, 100, `Unsupported get request. Object with ID '${wabaId}' does not exist`);

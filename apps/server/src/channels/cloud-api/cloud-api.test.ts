@@ -182,7 +182,31 @@ describe("Cloud API driver: sending", () => {
       expect(bad.json().error).toBe("ERR_SENDING_WAPP_MSG");
     } finally {
       await app.sql.exec("UPDATE businesses SET access_token = $2 WHERE id = $1", [a.businessId, fake.accessToken]);
+      // the refused token marked the connection REAUTH_REQUIRED (next test): connected again for the others
+      await app.api("POST", `/api/whatsappsession/${a.numbers[0]!.whatsappId}`, { token: a.admin.token });
     }
+  });
+
+  it("a token Meta refuses (error 190) marks the connection REAUTH_REQUIRED instead of CONNECTED; a new token and a reconnect bring it back", async () => {
+    const c = "5511933330014";
+    const ticketId = await customerWrites(a, c, "Oi");
+    const w = a.numbers[0]!.whatsappId;
+    const status = async () => (await app.api("GET", `/api/whatsapp/${w}`, { token: a.admin.token })).json().status;
+    expect(await status()).toBe("CONNECTED");
+    await app.sql.exec("UPDATE businesses SET access_token = 'expired-token' WHERE id = $1", [a.businessId]);
+    try {
+      const bad = await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } });
+      expect(bad.json().error).toBe("ERR_SENDING_WAPP_MSG");
+      expect(bad.json().message).toContain("Invalid OAuth access token");
+      expect(await status()).toBe("REAUTH_REQUIRED");
+      // reconnecting with the same refused token keeps it so
+      expect((await app.api("PUT", `/api/whatsappsession/${w}`, { token: a.admin.token })).json().error).toBe("ERR_WAPP_NOT_INITIALIZED");
+      expect(await status()).toBe("REAUTH_REQUIRED");
+    } finally {
+      await app.sql.exec("UPDATE businesses SET access_token = $2 WHERE id = $1", [a.businessId, fake.accessToken]);
+    }
+    expect((await app.api("POST", `/api/whatsappsession/${w}`, { token: a.admin.token })).json()).toMatchObject({ status: "CONNECTED" });
+    expect((await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } })).statusCode).toBe(200);
   });
 
   it("cannot delete a sent message (the Cloud API has no revoke) and marks the contact's messages read", async () => {

@@ -10,6 +10,8 @@ import { numberStateFromGraph } from "./number-state.js";
 export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Graph error "Re-engagement message": more than 24 hours since the customer last replied. */
 export const GRAPH_WINDOW_CLOSED = 131047;
+/** Graph error "Invalid OAuth access token": the business's token expired or was revoked. */
+export const GRAPH_TOKEN_INVALID = 190;
 
 export interface TemplateMessage {
   name: string;
@@ -56,7 +58,7 @@ export class CloudApiDriver implements WhatsappDriver {
         await this.events.status("CONNECTED");
         return;
       }
-      await this.events.status("DISCONNECTED");
+      await this.events.status(tokenRefused(err) ? "REAUTH_REQUIRED" : "DISCONNECTED");
       throw new AppError("ERR_WAPP_NOT_INITIALIZED", `Graph API: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
@@ -92,8 +94,18 @@ export class CloudApiDriver implements WhatsappDriver {
       });
       return { providerId };
     } catch (err) {
-      throw mapGraphError(err);
+      throw await this.refused(err);
     }
+  }
+
+  /**
+   * The error a failed Graph call answers with; a refused token (190) also marks the connection
+   * REAUTH_REQUIRED (shown on the connections pages) instead of leaving it CONNECTED: every send would
+   * fail until the business gets a new token (saving it, then starting the connection again, brings it back).
+   */
+  private async refused(err: unknown): Promise<Error> {
+    if (tokenRefused(err)) await this.events.status("REAUTH_REQUIRED");
+    return mapGraphError(err);
   }
 
   async sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage> {
@@ -109,7 +121,7 @@ export class CloudApiDriver implements WhatsappDriver {
     try {
       mediaId = await client.uploadMedia(phoneNumberId, { data: media.data, fileName: media.fileName, mimetype: media.mimetype });
     } catch (err) {
-      throw mapGraphError(err);
+      throw await this.refused(err);
     }
     // the type Meta's media table gives the file (a WebP goes as a sticker); anything else as a document
     const type = cloudMediaType(media.mimetype) ?? "document";
@@ -143,6 +155,8 @@ export class CloudApiDriver implements WhatsappDriver {
 function sessionExpired(): AppError {
   return new AppError("ERR_WPP_OFFICIAL_SESSION_EXPIRED", "A janela de 24 horas de atendimento expirou; envie um template para retomar a conversa");
 }
+
+const tokenRefused = (err: unknown) => err instanceof GraphError && err.code === GRAPH_TOKEN_INVALID;
 
 function mapGraphError(err: unknown): Error {
   if (err instanceof AppError) return err;

@@ -147,6 +147,11 @@ export class GraphClient {
   }
 
   /** POST /{phone-number-id}/messages; returns the new message's id (wamid). */
+  /** Subscribes the app to the WABA, so Meta sends its webhooks (messages, templates, account) to the app's callback URL. */
+  subscribeApp(wabaId: string): Promise<{ success?: boolean }> {
+    return this.post(`${wabaId}/subscribed_apps`, {});
+  }
+
   async sendMessage(phoneNumberId: string, payload: Record<string, unknown>): Promise<string> {
     const data = await this.post<{ messages?: { id: string }[] }>(`${phoneNumberId}/messages`, { messaging_product: "whatsapp", ...payload });
     const id = data.messages?.[0]?.id;

@@ -140,6 +140,9 @@ describe("businesses: sync with the Graph API", () => {
     expect(result.business).toMatchObject({ phoneNumbersCount: 3, templatesCount: 3, accountStatus: "APPROVED" });
     // paging followed (page size 2): two requests per edge
     expect(fake.requests.filter((r) => r.endsWith(`/${fake.wabaId}/phone_numbers`)).length).toBeGreaterThanOrEqual(2);
+    // the app is subscribed to the account's webhooks (Meta sends none otherwise)
+    expect(fake.requests.filter((r) => r.endsWith(`/${fake.wabaId}/subscribed_apps`))).toEqual([`POST /v23.0/${fake.wabaId}/subscribed_apps`]);
+    expect([...fake.subscribedWabas]).toEqual([fake.wabaId]);
 
     const conns = await app.sql.many<{ id: number; name: string; provider: string; is_official: boolean; status: string; number: string }>(
       "SELECT id, name, provider, is_official, status, number FROM whatsapps WHERE company_id = $1 ORDER BY number",

@@ -55,6 +55,14 @@ export function findSecretsForWebhook(sql: Sql, id: number) {
   return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1", [id]);
 }
 
+/**
+ * The businesses registered with a WABA id, in any company (a webhook entry names its WABA; the caller
+ * keeps only those signed with the same app secret as the delivery).
+ */
+export function findSecretsByWaba(sql: Sql, wabaId: string) {
+  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 ORDER BY id", [wabaId]);
+}
+
 export interface BusinessValues {
   name: string;
   wabaId: string;

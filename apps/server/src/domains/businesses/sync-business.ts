@@ -46,7 +46,7 @@ async function insertOfficialConnection(sql: Sql, companyId: number, name: strin
 
 /**
  * POST /businesses/{id}/sync: pulls the account's phone numbers and message templates from the Graph
- * API. Each phone number is one connection (provider official, CONNECTED, no QR) with its official
+ * API, after subscribing the app to the account's webhooks. Each phone number is one connection (provider official, CONNECTED, no QR) with its official
  * number row; new numbers beyond the plan's connection limit are skipped; numbers gone from the
  * account are marked DELETED. Templates are upserted by name and language.
  */
@@ -54,8 +54,10 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
   const secrets = await repo.findSecrets(ctx.sql, companyId, businessId);
   if (!secrets) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
   const client = new GraphClient(ctx.config.whatsappGraphUrl, secrets.access_token);
-  const [phones, templates, account] = await Promise.all([
+  const [phones, , templates, account] = await Promise.all([
     client.phoneNumbers(secrets.waba_id),
+    // without the subscription Meta sends none of the account's webhooks: a refusal fails the sync
+    client.subscribeApp(secrets.waba_id).then(() => undefined),
     client.templates(secrets.waba_id),
     // the account's review details are optional for a sync: without them the sync goes on
     client.account(secrets.waba_id).catch((err: unknown) => {

@@ -15,6 +15,7 @@ const TTL_MS = 5_000;
  */
 export class WebhookLookups {
   private readonly secrets = new TtlCache<number, BusinessSecrets | null>(TTL_MS);
+  private readonly wabas = new TtlCache<string, BusinessSecrets[]>(TTL_MS);
   private readonly numbers = new TtlCache<string, { id: number; whatsapp_id: number } | null>(TTL_MS);
 
   constructor(private readonly sql: Sql) {}
@@ -22,6 +23,11 @@ export class WebhookLookups {
   /** The business of a webhook URL (not scoped by a session: Meta calls it). */
   business(id: number): Promise<BusinessSecrets | null> {
     return this.secrets.get(id, () => businessRepo.findSecretsForWebhook(this.sql, id));
+  }
+
+  /** The businesses registered with a WABA id (any company; see WebhookRouting for who may use them). */
+  businessesOfWaba(wabaId: string): Promise<BusinessSecrets[]> {
+    return this.wabas.get(wabaId, () => businessRepo.findSecretsByWaba(this.sql, wabaId));
   }
 
   async number(business: BusinessSecrets, phoneNumberId: string) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MessagesValue, WebhookPayload } from "../../channels/cloud-api/webhook-types.js";
+import type { MessagesValue, WebhookEntry, WebhookPayload } from "../../channels/cloud-api/webhook-types.js";
 import type { AppContext } from "../../core/context.js";
 import { checkDeliveryShape } from "./delivery-shape.js";
 import * as businessRepo from "../businesses/repository.js";
@@ -8,6 +8,7 @@ import { processAccountUpdate, processNameUpdate, processQualityUpdate, processT
 import { processMessagesChange } from "./process-messages.js";
 import type { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
+import { entryBusinesses } from "./waba-routing.js";
 
 export const WEBHOOK_JOB = "official.webhook";
 /**
@@ -68,42 +69,47 @@ export async function processDeliveries(
   items: { event: StoredDelivery; business: BusinessSecrets | null }[],
 ): Promise<Map<number, unknown>> {
   const failed = new Map<number, unknown>();
-  const byBusiness = new Map<number, typeof items>();
-  for (const item of [...items].sort((a, b) => a.event.id - b.event.id)) {
-    byBusiness.set(item.event.business_id, [...(byBusiness.get(item.event.business_id) ?? []), item]);
-  }
-  for (const group of byBusiness.values()) {
-    const business = group[0]!.business;
+  // Each entry goes to the business of the WABA it names (entryBusinesses), whatever URL it came on.
+  const byBusiness = new Map<number, { business: BusinessSecrets; parts: { event: StoredDelivery; entry: WebhookEntry }[] }>();
+  for (const { event, business } of [...items].sort((a, b) => a.event.id - b.event.id)) {
     if (!business) continue;
-    const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[]; attempts: number }>();
-    for (const { event } of group) {
-      try {
-        checkDeliveryShape(event.payload);
-      } catch (err) {
-        failed.set(event.id, err);
-        continue;
+    const routed: { target: BusinessSecrets; entry: WebhookEntry }[] = [];
+    try {
+      checkDeliveryShape(event.payload);
+      for (const entry of (event.payload as WebhookPayload).entry ?? []) {
+        for (const target of await entryBusinesses(ctx, lookups, business, event.id, entry.id)) routed.push({ target, entry });
       }
-      const payload = event.payload as WebhookPayload;
-      for (const entry of payload.entry ?? []) {
-        for (const change of entry.changes ?? []) {
-          const value = change.value ?? {};
-          if (change.field === "messages") {
-            const v = value as MessagesValue;
-            const key = v.metadata?.phone_number_id ?? "";
-            const m = merged.get(key) ?? { value: { ...v, contacts: [], messages: [], statuses: [] }, events: [], attempts: 0 };
-            m.attempts = Math.max(m.attempts, event.attempts ?? 0);
-            m.value.contacts.push(...(v.contacts ?? []));
-            m.value.messages.push(...(v.messages ?? []));
-            m.value.statuses.push(...(v.statuses ?? []));
-            if (!m.events.includes(event.id)) m.events.push(event.id);
-            merged.set(key, m);
-            continue;
-          }
-          try {
-            await processOtherChange(ctx, business, change.field, value);
-          } catch (err) {
-            if (!failed.has(event.id)) failed.set(event.id, err);
-          }
+    } catch (err) {
+      failed.set(event.id, err); // nothing of it applied: retried whole
+      continue;
+    }
+    for (const { target, entry } of routed) {
+      const unit = byBusiness.get(target.id) ?? { business: target, parts: [] };
+      unit.parts.push({ event, entry });
+      byBusiness.set(target.id, unit);
+    }
+  }
+  for (const { business, parts } of byBusiness.values()) {
+    const merged = new Map<string, { value: Required<Pick<MessagesValue, "contacts" | "messages" | "statuses">> & MessagesValue; events: number[]; attempts: number }>();
+    for (const { event, entry } of parts) {
+      for (const change of entry.changes ?? []) {
+        const value = change.value ?? {};
+        if (change.field === "messages") {
+          const v = value as MessagesValue;
+          const key = v.metadata?.phone_number_id ?? "";
+          const m = merged.get(key) ?? { value: { ...v, contacts: [], messages: [], statuses: [] }, events: [], attempts: 0 };
+          m.attempts = Math.max(m.attempts, event.attempts ?? 0);
+          m.value.contacts.push(...(v.contacts ?? []));
+          m.value.messages.push(...(v.messages ?? []));
+          m.value.statuses.push(...(v.statuses ?? []));
+          if (!m.events.includes(event.id)) m.events.push(event.id);
+          merged.set(key, m);
+          continue;
+        }
+        try {
+          await processOtherChange(ctx, business, change.field, value);
+        } catch (err) {
+          if (!failed.has(event.id)) failed.set(event.id, err);
         }
       }
     }

@@ -4,7 +4,7 @@ import * as P from "../../../test/fake-graph/payloads.js";
 import { WebhookLookups } from "./lookups.js";
 import { processWebhookEvent } from "./process-event.js";
 import { unprocessed } from "./repository.js";
-import { createOfficialTestApp, FakeGraph, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
+import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 
 let app: TestApp;
 let fake: FakeGraph;
@@ -357,6 +357,57 @@ describe("tenancy", () => {
     await app.sql.exec("UPDATE businesses SET app_secret = 'other-company-secret' WHERE id = $1", [b.businessId]);
     const res = await fake.deliver(hook(a.businessId), own, { signature: fake.sign(JSON.stringify(own), "other-company-secret") });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("routing by the WABA id in the payload", () => {
+  it("an entry of another WABA changes that WABA's business (same app), never the business of the URL it arrived on", async () => {
+    fake.templates = [fakeTemplate("aviso_entrega", { id: "771000000000771" })];
+    const x = await officialTenant(app, fake, ["5511955550001"]);
+    const y = await officialTenant(app, fake, ["5521955550002"]);
+    const z = await officialTenant(app, fake, ["5531955550003"]);
+    fake.templates = [];
+    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222' WHERE id = $1", [y.businessId]);
+    // z has that WABA too but under another app (another secret): the delivery's signature does not vouch for it
+    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222', app_secret = 'another-app-secret' WHERE id = $1", [z.businessId]);
+    const states = async () =>
+      (await app.sql.many<{ business_id: number; phone_status: string }>(
+        "SELECT business_id, phone_status FROM official_numbers WHERE business_id = ANY($1::int[]) ORDER BY business_id",
+        [[x.businessId, y.businessId, z.businessId]],
+      )).map((r) => r.phone_status);
+    const ban = P.webhook("222000000000222", [[P.accountUpdate({ event: "DISABLED_UPDATE", ban_info: { waba_ban_state: "DISABLE", waba_ban_date: "2025-01-01" } })]]);
+    // Meta sends it to the app's single callback URL: here, x's
+    expect((await fake.deliver(hook(x.businessId), ban)).status).toBe(200);
+    await webhooksSettled(app, x.businessId);
+    expect(await states()).toEqual(["ACTIVE", "DISABLED", "ACTIVE"]);
+    const accounts = await app.sql.many<{ account_status: string }>("SELECT account_status FROM businesses WHERE id = ANY($1::int[]) ORDER BY id", [
+      [x.businessId, y.businessId],
+    ]);
+    expect(accounts.map((r) => r.account_status)).toEqual(["APPROVED", "DISABLED_UPDATE"]);
+
+    // a template status update of y's WABA (Meta's example shape), arriving on x's URL
+    const paused = P.webhook("222000000000222", [
+      [
+        {
+          field: "message_template_status_update",
+          value: { event: "PAUSED", message_template_id: 771000000000771, message_template_name: "aviso_entrega", message_template_language: "pt_BR", reason: "NONE" },
+        },
+      ],
+    ]);
+    await fake.deliver(hook(x.businessId), paused);
+    await webhooksSettled(app, x.businessId);
+    const templates = await app.sql.many<{ status: string }>("SELECT status FROM whatsapp_templates WHERE business_id = ANY($1::int[]) ORDER BY business_id", [
+      [x.businessId, y.businessId, z.businessId],
+    ]);
+    expect(templates.map((r) => r.status)).toEqual(["APPROVED", "PAUSED", "APPROVED"]);
+
+    // a WABA no business of the app has: nothing changes, the delivery is still processed
+    const stranger = P.webhook("999000000000999", [[P.accountUpdate({ event: "DISABLED_UPDATE", ban_info: { waba_ban_state: "DISABLE" } })]]);
+    await fake.deliver(hook(x.businessId), stranger);
+    await webhooksSettled(app, x.businessId);
+    expect(await states()).toEqual(["ACTIVE", "DISABLED", "ACTIVE"]);
+    const last = await app.sql.one<{ status: string }>("SELECT status FROM webhook_events WHERE business_id = $1 ORDER BY id DESC LIMIT 1", [x.businessId]);
+    expect(last.status).toBe("processed");
   });
 });
 

@@ -25,7 +25,7 @@ export function PhoneStatusChip({ row }: { row: OfficialWhatsapp }) {
   return row.phoneStatusReason ? <Tooltip title={row.phoneStatusReason}>{chip}</Tooltip> : chip;
 }
 
-/** The number's health: phone status, quality rating, operating status and whether it can send. */
+/** The number's health: phone status, a token Meta refused (REAUTH_REQUIRED), quality rating, operating status and whether it can send. */
 export function HealthBadges({ row }: { row: OfficialWhatsapp }) {
   const { t } = useTranslation();
   const quality = QUALITY_COLORS[row.qualityScore];
@@ -33,6 +33,9 @@ export function HealthBadges({ row }: { row: OfficialWhatsapp }) {
   return (
     <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap", alignItems: "center" }}>
       <PhoneStatusChip row={row} />
+      {row.status === "REAUTH_REQUIRED" && (
+        <Chip size="small" color="error" label={t("connectionsMeta.health.REAUTH_REQUIRED")} data-testid="reauth-required" sx={{ fontWeight: 600 }} />
+      )}
       <Tooltip title={t("connectionsMeta.health.quality")}>
         <Chip
           size="small"

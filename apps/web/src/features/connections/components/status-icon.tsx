@@ -1,6 +1,7 @@
 import { CircularProgress, Tooltip } from "@mui/material";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import CropFreeIcon from "@mui/icons-material/CropFree";
+import KeyOffIcon from "@mui/icons-material/KeyOff";
 import SignalCellularConnectedNoInternet0BarIcon from "@mui/icons-material/SignalCellularConnectedNoInternet0Bar";
 import SignalCellularConnectedNoInternet2BarIcon from "@mui/icons-material/SignalCellularConnectedNoInternet2Bar";
 import type { SessionStatus } from "@atende/shared";
@@ -18,6 +19,8 @@ export function StatusIcon({ status }: { status: SessionStatus }) {
         return <SignalCellularConnectedNoInternet0BarIcon color="error" />;
       case "qrcode":
         return <CropFreeIcon color="primary" />;
+      case "REAUTH_REQUIRED":
+        return <KeyOffIcon color="error" />;
       case "OPENING":
         return <CircularProgress size={20} />;
       case "TIMEOUT":
