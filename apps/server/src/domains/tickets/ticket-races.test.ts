@@ -13,6 +13,7 @@ let agents: { id: number; token: string }[];
 let queueA: number;
 let queueB: number;
 let queueC: number;
+let queueD: number;
 let wa: number;
 let seq = 0;
 const newNumber = () => `5521${String(910000000 + ++seq * 7717).slice(0, 9)}`;
@@ -24,6 +25,7 @@ beforeAll(async () => {
   queueA = await buildQueue(app.sql, t.companyId, { name: "Vendas" });
   queueB = await buildQueue(app.sql, t.companyId, { name: "Suporte" });
   queueC = await buildQueue(app.sql, t.companyId, { name: "Financeiro" });
+  queueD = await buildQueue(app.sql, t.companyId, { name: "Cobrança" });
   agents = [];
   for (const name of ["Ana", "Bruno", "Caio"]) {
     const u = await buildUser(app.sql, t.companyId, { profile: "user", name });
@@ -123,7 +125,8 @@ describe("tickets: concurrent transitions have one winner", () => {
 
   it("three transfers to different queues: one wins, the ticket ends in the winner's queue", async () => {
     const id = (await inbound(app, t.admin.token, wa, { number: newNumber() })).ticketId;
-    const targets = [queueA, queueB, queueC];
+    // none of them the ticket's own queue (A): a transfer to where it already is changes nothing, so it is no conflict
+    const targets = [queueB, queueC, queueD];
     const responses = await race(
       id,
       targets.map((queueId) => () => app.api("PUT", `/api/tickets/${id}`, { token: t.admin.token, body: { action: "transfer", queueId, userId: null } })),
