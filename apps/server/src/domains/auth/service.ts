@@ -10,7 +10,6 @@ import { hashOpaqueToken, newOpaqueToken } from "../../core/tokens.js";
 import { presentSessionUser } from "./presenter.js";
 import * as repo from "./repository.js";
 
-export { daysUntil };
 
 export interface IssuedSession {
   token: string;
