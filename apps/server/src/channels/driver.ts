@@ -50,13 +50,20 @@ export interface OutgoingMedia {
 
 export interface SentMessage {
   providerId: string;
+  /** The id WhatsApp answered the send with for the recipient (Meta's `wa_id`): kept as the contact's WhatsApp id. */
+  waId?: string;
 }
 
 export interface InboundMessage {
   /** Provider message id (unique per connection). */
   providerId: string;
-  /** The contact's number, digits only. */
+  /**
+   * The sender as the provider names it: a phone number (digits, in whatever form WhatsApp uses), a
+   * group id, or, for a WhatsApp user known only by a username, the business-scoped user id.
+   */
   from: string;
+  /** The business-scoped user id that came with a phone number (official API), linking the two. */
+  userId?: string;
   /** The contact's display name as the provider knows it. */
   pushName: string;
   body: string;

@@ -1,4 +1,4 @@
-import { channel, cleanMediaType } from "@atende/shared";
+import { channel, cleanMediaType, isWhatsappUserId } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
 import { rooms } from "../core/realtime.js";
@@ -12,7 +12,7 @@ import { sendOutgoing } from "../domains/messages/send-message.js";
 import { emitAppMessage, emitTicketUpdate } from "../domains/tickets/events.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
 import type { InboundMessage } from "./driver.js";
-import { processInbound, type Connection, type InboundPrepared } from "./inbound.js";
+import { processInbound, senderKey, type Connection, type InboundPrepared } from "./inbound.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingTicket } from "./routing/queue-routing.js";
 
@@ -36,11 +36,21 @@ async function createConversations(
   connection: InboundPrepared["connection"],
 ): Promise<NewConversation[]> {
   const { companyId, whatsappId } = conn;
+  // a user id already on another contact (the same person under their number) also leaves the
+  // message to the per-message way, which links the two
   const contacts = await sql.many<{ id: number; number: string }>(
-    `INSERT INTO contacts (company_id, name, number, is_group, whatsapp_id)
-     SELECT $1, v.name, v.number, false, $2 FROM unnest($3::text[], $4::text[]) AS v(number, name) ORDER BY v.number
-     ON CONFLICT (company_id, number) DO NOTHING RETURNING id, number`,
-    [companyId, whatsappId, firsts.map((m) => m.from), firsts.map((m) => (m.pushName || m.from).slice(0, 100))],
+    `INSERT INTO contacts (company_id, name, number, is_group, whatsapp_id, wa_id, wa_user_id)
+     SELECT $1, v.name, v.number, false, $2, v.wa_id, v.user_id FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS v(number, name, wa_id, user_id)
+      ORDER BY v.number
+     ON CONFLICT DO NOTHING RETURNING id, number`,
+    [
+      companyId,
+      whatsappId,
+      firsts.map((m) => senderKey(m)),
+      firsts.map((m) => (m.pushName || senderKey(m)).slice(0, 100)),
+      firsts.map((m) => (isWhatsappUserId(m.from) ? null : m.from)),
+      firsts.map((m) => m.userId ?? (isWhatsappUserId(m.from) ? m.from : null)),
+    ],
   );
   if (!contacts.length) return [];
   const single = connection.queues.length === 1 ? connection.queues[0]!.id : null;
@@ -80,7 +90,7 @@ async function createConversations(
  */
 export async function processInboundBatch(ctx: AppContext, conn: Connection, msgs: InboundMessage[], prepared: InboundPrepared): Promise<void> {
   const { companyId, whatsappId } = conn;
-  const candidates = msgs.filter((m) => !m.isGroup && !m.fromMe && !prepared.ownNumbers.has(m.from));
+  const candidates = msgs.filter((m) => !m.isGroup && !m.fromMe && !prepared.ownNumbers.has(senderKey(m)));
   const others = msgs.filter((m) => !candidates.includes(m));
   const storage = mediaStorage(ctx.config.dataDir);
   const paths = new Map<InboundMessage, string>();
@@ -89,15 +99,24 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
   }
 
   const stored = await ctx.sql.tx(async (sql) => {
-    const numbers = [...new Set(candidates.map((m) => m.from))].sort();
+    const numbers = [...new Set(candidates.map(senderKey))].sort();
     if (!numbers.length) return null;
     await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext(k)) FROM (SELECT $1::text || ':' || n AS k FROM unnest($2::text[]) n ORDER BY 1) x", [
       String(whatsappId),
       numbers,
     ]);
-    const tickets = await sql.many<{ id: number; number: string; contact_id: number; status: string; chatbot: boolean; queue_id: number | null }>(
+    const tickets = await sql.many<{
+      id: number;
+      number: string;
+      wa_id: string | null;
+      wa_user_id: string | null;
+      contact_id: number;
+      status: string;
+      chatbot: boolean;
+      queue_id: number | null;
+    }>(
       // from the numbers, one index probe each (a plan that holds before the tables have statistics)
-      `SELECT t.id, c.number, t.contact_id, t.status, t.chatbot, t.queue_id
+      `SELECT t.id, c.number, c.wa_id, c.wa_user_id, t.contact_id, t.status, t.chatbot, t.queue_id
          FROM unnest($2::text[]) AS n(number)
          JOIN contacts c ON c.company_id = $1 AND c.number = n.number
          JOIN tickets t ON t.company_id = $1 AND t.contact_id = c.id AND t.whatsapp_id = $3 AND t.status <> 'closed'
@@ -105,16 +124,31 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       [companyId, numbers, whatsappId],
     );
     // a ticket the contact is choosing a queue in is routed message by message
-    const fast = new Map(tickets.filter((t) => !(t.chatbot && t.queue_id === null)).map((t) => [t.number, t]));
+    const fast = new Map<string, { id: number; number: string; contact_id: number; status: string; chatbot: boolean; queue_id: number | null }>(
+      tickets.filter((t) => !(t.chatbot && t.queue_id === null)).map((t) => [t.number, t]),
+    );
+    // a contact whose WhatsApp ids the message updates (another form of the number, a new user id) is
+    // handled by the per-message way, which records them
+    const stale = new Set(
+      candidates
+        .filter((m) => {
+          const t = tickets.find((x) => x.number === senderKey(m));
+          if (!t) return false;
+          const waId = isWhatsappUserId(m.from) ? t.wa_id : m.from;
+          return waId !== t.wa_id || (m.userId !== undefined && m.userId !== t.wa_user_id);
+        })
+        .map(senderKey),
+    );
+    for (const key of stale) fast.delete(key);
     // customers never seen: contact and ticket created here, their first message routed below (the
     // rest of their messages follow through the per-message way, which sees the routed ticket)
     const known = new Set(tickets.map((t) => t.number));
     const firsts = new Map<string, InboundMessage>();
-    for (const m of candidates) if (!known.has(m.from) && !firsts.has(m.from)) firsts.set(m.from, m);
+    for (const m of candidates) if (!known.has(senderKey(m)) && !firsts.has(senderKey(m))) firsts.set(senderKey(m), m);
     const fresh = firsts.size ? await createConversations(sql, conn, [...firsts.values()], prepared.connection) : [];
     const freshByNumber = new Map(fresh.map((f) => [f.number, f]));
     for (const f of fresh) fast.set(f.number, { id: f.ticket.id, number: f.number, contact_id: f.contactId, status: f.ticket.status, chatbot: false, queue_id: null });
-    const mine = candidates.filter((m) => (freshByNumber.has(m.from) ? firsts.get(m.from) === m : fast.has(m.from)));
+    const mine = candidates.filter((m) => (freshByNumber.has(senderKey(m)) ? firsts.get(senderKey(m)) === m : fast.has(senderKey(m))));
     const none = { mine, rows: [] as { id: number; ticket_id: number }[], contacts: [] as number[], created: [] as number[], sends: new Map<number, string[]>() };
     if (!mine.length) return none;
 
@@ -142,8 +176,8 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
       [
         companyId,
         whatsappId,
-        mine.map((m) => fast.get(m.from)!.id),
-        mine.map((m) => fast.get(m.from)!.contact_id),
+        mine.map((m) => fast.get(senderKey(m))!.id),
+        mine.map((m) => fast.get(senderKey(m))!.contact_id),
         mine.map((m) => m.providerId),
         mine.map((m) => m.body),
         mine.map((m) => m.mediaType),
@@ -227,7 +261,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
   const taken = new Set(stored?.mine ?? []);
   const rest = [...others, ...candidates.filter((m) => !taken.has(m))];
   const byCustomer = new Map<string, InboundMessage[]>();
-  for (const m of msgs) if (rest.includes(m)) byCustomer.set(m.from, [...(byCustomer.get(m.from) ?? []), m]);
+  for (const m of msgs) if (rest.includes(m)) byCustomer.set(senderKey(m), [...(byCustomer.get(senderKey(m)) ?? []), m]);
   let failure: unknown = null;
   await Promise.all(
     [...byCustomer.values()].map(async (list) => {

@@ -18,6 +18,17 @@ import { touchExpiry } from "./routing/expiry.js";
 import { isConnectionNumber } from "./routing/own-numbers.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket } from "./routing/queue-routing.js";
 import { reportedToCaller } from "../core/ignore.js";
+import { contactKey, contactKeys } from "../core/phone.js";
+import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
+
+/** Tells the company's screens about a contact an inbound message created, changed or merged. */
+export async function emitContactChanges(ctx: AppContext, companyId: number, c: Pick<ResolvedContact, "id" | "created" | "merged" | "changed">): Promise<void> {
+  const room = rooms.company(companyId);
+  for (const id of c.merged) ctx.realtime.emit(room, channel.contact(companyId), { action: "delete", contactId: id });
+  if (!c.created && !c.changed && !c.merged.length) return;
+  const full = await contactRepo.findContact(ctx.sql, companyId, c.id);
+  if (full) ctx.realtime.emit(room, channel.contact(companyId), { action: c.created ? "create" : "update", contact: presentContact(full) });
+}
 
 export interface Connection {
   companyId: number;
@@ -65,21 +76,17 @@ export interface InboundPrepared {
   checkedNew?: boolean;
 }
 
+/** A message's conversation key: its sender in the stored form (both forms of a Brazilian mobile are one). */
+export const senderKey = (msg: InboundMessage) => contactKey(msg.from, msg.isGroup);
+
 export function processInbound(ctx: AppContext, conn: Connection, msg: InboundMessage, prepared?: InboundPrepared): Promise<InboundResult> {
-  return serialised(`${conn.whatsappId}:${msg.from}`, () => handleInbound(ctx, conn, msg, prepared));
+  return serialised(`${conn.whatsappId}:${senderKey(msg)}`, () => handleInbound(ctx, conn, msg, prepared));
 }
 
-/** The numbers of the company's connections (for a batch of messages: see InboundPrepared). */
+/** The numbers of the company's connections, in every form WhatsApp may use (for a batch of messages: see InboundPrepared). */
 export async function connectionNumbers(sql: Sql, companyId: number): Promise<Set<string>> {
   const rows = await sql.many<{ number: string }>("SELECT number FROM whatsapps WHERE company_id = $1 AND number <> ''", [companyId]);
-  return new Set(rows.map((r) => r.number));
-}
-
-/** The contact by number, created when new (one round trip for a known contact). */
-async function contactByNumber(sql: Sql, companyId: number, msg: InboundMessage, whatsappId: number): Promise<{ id: number; created: boolean }> {
-  const found = await sql.maybe<{ id: number }>("SELECT id FROM contacts WHERE company_id = $1 AND number = $2", [companyId, msg.from]);
-  if (found) return { id: found.id, created: false };
-  return contactRepo.findOrCreateByNumber(sql, companyId, { number: msg.from, name: msg.pushName || msg.from, isGroup: Boolean(msg.isGroup), whatsappId });
+  return new Set(rows.flatMap((r) => contactKeys(r.number)));
 }
 
 /** The active ticket of a contact on a connection, locked, with what routing reads ($3 = timeUseBotQueues). */
@@ -99,7 +106,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     return { messageId: existing.id, ticketId: existing.ticket_id, contactId: t?.contact_id ?? 0, duplicate: true };
   }
   // Two connections of the company talking to each other are not a customer conversation.
-  const own = prepared ? prepared.ownNumbers.has(msg.from) : await isConnectionNumber(ctx.sql, companyId, msg.from);
+  const own = prepared ? prepared.ownNumbers.has(senderKey(msg)) : await isConnectionNumber(ctx.sql, companyId, msg.from);
   if (!msg.isGroup && own) return { messageId: 0, ticketId: 0, contactId: 0, duplicate: false, ignored: true };
   const connection = prepared?.connection ?? (await whatsappRepo.findWhatsapp(ctx.sql, companyId, whatsappId));
   if (!connection) throw new Error(`connection ${whatsappId} not found`);
@@ -109,8 +116,18 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
   const fromMe = Boolean(msg.fromMe);
 
   const result = await ctx.sql.tx(async (sql) => {
-    await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext($1))", [`${whatsappId}:${msg.from}`]);
-    const contact = await contactByNumber(sql, companyId, msg, whatsappId);
+    // one lock per identity the message carries (number and user id), taken in one order
+    for (const key of [senderKey(msg), msg.userId].filter((k): k is string => Boolean(k)).sort()) {
+      await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext($1))", [`${whatsappId}:${key}`]);
+    }
+    const contact = await resolveWhatsappContact(sql, companyId, {
+      address: msg.from,
+      userId: msg.userId,
+      name: msg.pushName,
+      isGroup: Boolean(msg.isGroup),
+      whatsappId,
+      fromWhatsapp: true,
+    });
     let ticket = await lockActiveTicket(sql, companyId, contact.id, whatsappId, connection.time_use_bot_queues);
     let ticketCreated = false;
     let rated: { ticketId: number; rate: number } | null = null;
@@ -185,10 +202,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     return { messageId: dup.id, ticketId: dup.ticket_id, contactId: 0, duplicate: true };
   }
 
-  if (result.contact.created) {
-    const full = await contactRepo.findContact(ctx.sql, companyId, result.contact.id);
-    if (full) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(full) });
-  }
+  await emitContactChanges(ctx, companyId, result.contact);
   const [ticket, message] = await Promise.all([
     ticketRepo.findTicket(ctx.sql, companyId, result.ticketId).then((r) => r!),
     messageRepo.findMessage(ctx.sql, companyId, result.messageId).then((r) => r!),

@@ -20,13 +20,21 @@ export function webhook(wabaId: string, changes: Change[][]): { object: string; 
 
 export function messagesChange(
   phone: PhoneRef,
-  o: { contacts?: { wa_id: string; name: string }[]; messages?: Record<string, unknown>[]; statuses?: Record<string, unknown>[] },
+  o: { contacts?: { wa_id?: string; name: string; user_id?: string; username?: string }[]; messages?: Record<string, unknown>[]; statuses?: Record<string, unknown>[] },
 ): Change {
   const value: Record<string, unknown> = {
     messaging_product: "whatsapp",
     metadata: { display_phone_number: phone.display_phone_number.replace(/\D/g, ""), phone_number_id: phone.id },
   };
-  if (o.contacts) value.contacts = o.contacts.map((c) => ({ profile: { name: c.name }, wa_id: c.wa_id }));
+  // Meta's contacts object: the profile (name, and the username of a user who adopted one), the number's
+  // WhatsApp id when Meta shares it, and the business-scoped user id
+  if (o.contacts) {
+    value.contacts = o.contacts.map((c) => ({
+      profile: { name: c.name, ...(c.username ? { username: c.username } : {}) },
+      ...(c.wa_id ? { wa_id: c.wa_id } : {}),
+      ...(c.user_id ? { user_id: c.user_id } : {}),
+    }));
+  }
   if (o.messages) value.messages = o.messages;
   if (o.statuses) value.statuses = o.statuses;
   return { field: "messages", value };
@@ -180,4 +188,20 @@ export function qualityUpdate(displayPhoneNumber: string, event: string, current
 
 export function accountUpdate(value: Record<string, unknown>): Change {
   return { field: "account_update", value };
+}
+
+/** A text from a user with a username: no phone number (`from`), only the business-scoped user id (`from_user_id`). */
+export function textFromUser(userId: string, body: string, o: { phone?: string } = {}) {
+  return { ...(o.phone ? { from: o.phone } : {}), from_user_id: userId, id: newWamid(), timestamp: nowTs(), type: "text", text: { body } };
+}
+
+/** Meta's `user_changed_number` system message (it comes without a contacts array). */
+export function numberChanged(from: string, to: string, name = "Cliente") {
+  return {
+    from,
+    id: newWamid(),
+    timestamp: nowTs(),
+    type: "system",
+    system: { body: `User ${name} changed from ${from} to ${to}`, wa_id: to, type: "user_changed_number" },
+  };
 }

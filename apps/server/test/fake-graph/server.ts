@@ -37,7 +37,7 @@ export interface FakeTemplate {
 
 export interface SentRequest {
   phoneNumberId: string;
-  body: Record<string, unknown> & { to?: string; type?: string; status?: string; message_id?: string };
+  body: Record<string, unknown> & { to?: string; recipient?: string; type?: string; status?: string; message_id?: string };
   messageId: string | null;
 }
 
@@ -97,6 +97,11 @@ export class FakeGraph {
   readonly uploads: Upload[] = [];
   /** Recipients whose 24-hour window Meta considers closed (error 131047 on free-form sends). */
   readonly windowClosedFor = new Set<string>();
+  /**
+   * WhatsApp's own id of a number, when it is not the number as sent: an older Brazilian mobile is
+   * answered as its 8-digit form (`contacts[0].wa_id` of the send response), as Meta does.
+   */
+  readonly waIds = new Map<string, string>();
   /** Every phone number id ever listed (numbers replaced in `phones` can still send). */
   readonly knownPhones = new Map<string, FakePhone>();
   /** WABAs the app subscribed to (POST /{waba-id}/subscribed_apps): their webhooks reach the app. */
@@ -128,7 +133,7 @@ export class FakeGraph {
 
   /** The messages (not read receipts) sent to one number. */
   messagesTo(to: string): SentRequest[] {
-    return this.sent.filter((s) => s.body.to === to && !s.body.status);
+    return this.sent.filter((s) => (s.body.to === to || s.body.recipient === to) && !s.body.status);
   }
 
   sign(raw: string | Buffer, secret = this.appSecret): string {
@@ -244,8 +249,13 @@ export class FakeGraph {
             this.sent.push({ phoneNumberId, body, messageId: null });
             return { success: true };
           }
-          const to = String(body.to ?? "");
-          if (!/^\d{8,15}$/.test(to)) return graphError(reply, 400, 131009, "Parameter value is not valid", "Invalid phone number");
+          // a phone number in `to`, or a business-scoped user id in `recipient` (a user known only by it)
+          const recipient = typeof body.recipient === "string" && !body.to ? body.recipient : null;
+          if (recipient !== null && !/^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/.test(recipient)) {
+            return graphError(reply, 400, 131009, "Parameter value is not valid", "Invalid recipient");
+          }
+          const to = recipient ?? String(body.to ?? "").replace(/^\+/, "");
+          if (recipient === null && !/^\d{8,15}$/.test(to)) return graphError(reply, 400, 131009, "Parameter value is not valid", "Invalid phone number");
           const type = String(body.type ?? "text");
           if (!(type in body) && type !== "text") return graphError(reply, 400, 100, `Param ${type} is required`);
           if (type === "text" && typeof (body.text as { body?: unknown } | undefined)?.body !== "string") {
@@ -260,7 +270,8 @@ export class FakeGraph {
           }
           const messageId = newWamid();
           this.sent.push({ phoneNumberId, body, messageId });
-          return { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id: messageId }] };
+          const contact = recipient ? { input: recipient, user_id: recipient } : { input: String(body.to), wa_id: this.waIds.get(to) ?? to };
+          return { messaging_product: "whatsapp", contacts: [contact], messages: [{ id: messageId }] };
         });
 
         g.post("/:phoneNumberId/media", async (request, reply) => {

@@ -1,3 +1,4 @@
+import { isWhatsappUserId } from "../whatsapp-user-id.js";
 import { z } from "zod";
 import { MSG } from "./common.js";
 
@@ -21,10 +22,13 @@ export const extraInfoItem = z.object({
 });
 export type ExtraInfoItem = z.infer<typeof extraInfoItem>;
 
-/** A phone number as digits only (non-digits are stripped first), 8 to 50 digits. */
+/**
+ * A phone number as digits only (non-digits are stripped first), 8 to 50 digits; a WhatsApp
+ * business-scoped user id (a contact known only by it) is kept as it is.
+ */
 export const contactNumber = z
   .string({ error: MSG.required })
-  .transform((s) => s.replace(/\D/g, ""))
+  .transform((s) => (isWhatsappUserId(s.trim()) ? s.trim() : s.replace(/\D/g, "")))
   .pipe(z.string().min(1, MSG.required).min(8, MSG.tooShort).max(50, MSG.tooLong));
 
 /** Contact form (1-core §5): name 2-50, number 8-50 digits, e-mail valid when given. */

@@ -1,3 +1,4 @@
+import { isWhatsappUserId } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import * as officialRepo from "../../domains/official-whatsapp/repository.js";
@@ -86,13 +87,14 @@ export class CloudApiDriver implements WhatsappDriver {
   private async send(to: string, payload: Record<string, unknown>, opts?: SendOptions): Promise<SentMessage> {
     const { client, phoneNumberId } = await this.target();
     try {
-      const providerId = await client.sendMessage(phoneNumberId, {
+      // a contact known only by its business-scoped user id is addressed by it (`recipient`), others by number
+      const sent = await client.sendMessage(phoneNumberId, {
         recipient_type: "individual",
-        to,
+        ...(isWhatsappUserId(to) ? { recipient: to } : { to }),
         ...payload,
         ...(opts?.quotedProviderId ? { context: { message_id: opts.quotedProviderId } } : {}),
       });
-      return { providerId };
+      return { providerId: sent.id, ...(sent.waId ? { waId: sent.waId } : {}) };
     } catch (err) {
       throw await this.refused(err);
     }

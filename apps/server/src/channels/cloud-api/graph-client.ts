@@ -146,17 +146,24 @@ export class GraphClient {
     return this.get(wabaId, { fields: "id,name,account_review_status" });
   }
 
-  /** POST /{phone-number-id}/messages; returns the new message's id (wamid). */
   /** Subscribes the app to the WABA, so Meta sends its webhooks (messages, templates, account) to the app's callback URL. */
   subscribeApp(wabaId: string): Promise<{ success?: boolean }> {
     return this.post(`${wabaId}/subscribed_apps`, {});
   }
 
-  async sendMessage(phoneNumberId: string, payload: Record<string, unknown>): Promise<string> {
-    const data = await this.post<{ messages?: { id: string }[] }>(`${phoneNumberId}/messages`, { messaging_product: "whatsapp", ...payload });
+  /**
+   * POST /{phone-number-id}/messages; returns the new message's id (wamid) and the recipient's WhatsApp
+   * id as Meta answers it (`contacts[0].wa_id`: for an older Brazilian mobile, the 8-digit form).
+   */
+  async sendMessage(phoneNumberId: string, payload: Record<string, unknown>): Promise<{ id: string; waId?: string }> {
+    const data = await this.post<{ messages?: { id: string }[]; contacts?: { input?: string; wa_id?: string }[] }>(`${phoneNumberId}/messages`, {
+      messaging_product: "whatsapp",
+      ...payload,
+    });
     const id = data.messages?.[0]?.id;
     if (!id) throw new GraphError(502, null, "Graph answered without a message id");
-    return id;
+    const waId = data.contacts?.[0]?.wa_id?.replace(/\D/g, "");
+    return waId ? { id, waId } : { id };
   }
 
   markRead(phoneNumberId: string, messageId: string): Promise<unknown> {

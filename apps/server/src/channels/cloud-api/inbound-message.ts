@@ -3,9 +3,34 @@ import { extensionOf } from "../../core/storage.js";
 import type { InboundMessage } from "../driver.js";
 import type { GraphClient } from "./graph-client.js";
 import { digitsOf } from "./number-state.js";
-import type { CloudContactCard, CloudMedia, CloudMessage } from "./webhook-types.js";
+import { contactKey } from "../../core/phone.js";
+import type { CloudContactCard, CloudMedia, CloudMessage, MessagesValue } from "./webhook-types.js";
 
 const MEDIA_KINDS: Record<string, MediaType> = { image: "image", video: "video", audio: "audio", document: "application", sticker: "image" };
+
+/**
+ * Who sent a webhook message: their phone number when Meta shares it (with their business-scoped user
+ * id alongside, when given), else the business-scoped user id alone (a user with a username). A
+ * `user_changed_number` system message speaks for the new number.
+ */
+export function cloudSender(m: Pick<CloudMessage, "from" | "from_user_id" | "system" | "type">): { from: string; userId?: string } | null {
+  const changedTo = m.type === "system" && m.system?.type === "user_changed_number" ? digitsOf(m.system.wa_id ?? m.system.new_wa_id) : "";
+  const phone = changedTo || digitsOf(m.from);
+  const userId = (changedTo ? m.system?.user_id : m.from_user_id)?.trim() || undefined;
+  if (phone) return { from: phone, ...(userId ? { userId } : {}) };
+  return userId ? { from: userId } : null;
+}
+
+/** The profile names of a delivery's `contacts`, found by the sender's number (any form) or user id. */
+export function senderNames(contacts: MessagesValue["contacts"]): (sender: { from: string; userId?: string }) => string {
+  const names = new Map<string, string>();
+  for (const c of contacts ?? []) {
+    const name = c.profile?.name ?? c.profile?.username ?? "";
+    if (c.wa_id) names.set(contactKey(c.wa_id), name);
+    if (c.user_id) names.set(c.user_id, name);
+  }
+  return (sender) => (sender.userId ? names.get(sender.userId) : undefined) ?? names.get(contactKey(sender.from)) ?? "";
+}
 
 /** The location body of 1-core §3: image|link|description (the Cloud API sends no preview image). */
 export function locationBody(l: NonNullable<CloudMessage["location"]>): string {
@@ -96,13 +121,15 @@ export interface ToInboundOptions {
 /**
  * A Cloud API webhook message as the inbound pipeline's message; media is downloaded through the
  * media endpoint with the business's token. Every kind becomes a message (orders and Flow answers as
- * readable text, unknown and error-only ones marked `unsupported`); null only for IGNORED_TYPES and
+ * readable text, unknown and error-only ones marked `unsupported`); null only for IGNORED_TYPES, a message naming no sender and
  * for messages without content of their kind.
  */
 export async function toInboundMessage(msg: CloudMessage, pushName: string, client: () => GraphClient, opts: ToInboundOptions = {}): Promise<InboundMessage | null> {
+  const sender = cloudSender(msg);
+  if (!sender) return null;
   const base = {
     providerId: msg.id,
-    from: digitsOf(msg.from),
+    ...sender,
     pushName,
     quotedProviderId: msg.context?.id,
     timestamp: msg.timestamp && Number(msg.timestamp) > 0 ? new Date(Number(msg.timestamp) * 1000) : undefined,

@@ -33,7 +33,10 @@ export interface CloudContactCard {
 }
 
 export interface CloudMessage {
-  from: string;
+  /** The sender's phone number; omitted for a user with a username whose number Meta does not share. */
+  from?: string;
+  /** The sender's business-scoped user id (BSUID). */
+  from_user_id?: string;
   id: string;
   timestamp?: string;
   type: string;
@@ -55,7 +58,11 @@ export interface CloudMessage {
   button?: { text?: string; payload?: string };
   reaction?: { message_id?: string; emoji?: string };
   order?: { catalog_id?: string; text?: string; product_items?: CloudOrderItem[] };
-  system?: { body?: string; type?: string };
+  /**
+   * `user_changed_number`: `wa_id` is the new number (older versions: `new_wa_id`), `user_id` the new
+   * BSUID and `previous_user_id` the old one; `user_changed_user_id`: only the BSUIDs.
+   */
+  system?: { body?: string; type?: string; wa_id?: string; new_wa_id?: string; user_id?: string; previous_user_id?: string };
   /** Meta's description of an undeliverable type (`type: "unsupported"`). */
   unsupported?: { type?: string };
   errors?: CloudError[];
@@ -92,7 +99,7 @@ export interface CloudStatus {
 export interface MessagesValue {
   messaging_product?: string;
   metadata?: { display_phone_number?: string; phone_number_id?: string };
-  contacts?: { profile?: { name?: string }; wa_id?: string }[];
+  contacts?: { profile?: { name?: string; username?: string }; wa_id?: string; user_id?: string }[];
   messages?: CloudMessage[];
   statuses?: CloudStatus[];
   errors?: unknown[];

@@ -1,3 +1,4 @@
+import { contactKey } from "../../core/phone.js";
 import { Readable } from "node:stream";
 import { parse, type Info } from "csv-parse";
 import { CONTACT_IMPORT_COLUMNS, CONTACT_IMPORT_MAX_ERRORS, CONTACT_IMPORT_MESSAGES } from "@atende/shared";
@@ -73,10 +74,12 @@ interface Row {
 
 function validate(line: number, r: Record<string, string | undefined>): Row | { line: number; reason: string } {
   const rawPhone = r.telefone ?? "";
-  const number = rawPhone.replace(/\D/g, "");
-  if (!number) return { line, reason: "Telefone vazio" };
-  if (number.length < 8) return { line, reason: `Telefone inválido (mínimo 8 dígitos): ${rawPhone}` };
-  if (number.length > 50) return { line, reason: "Telefone inválido (máximo 50 dígitos)" };
+  const digits = rawPhone.replace(/\D/g, "");
+  if (!digits) return { line, reason: "Telefone vazio" };
+  if (digits.length < 8) return { line, reason: `Telefone inválido (mínimo 8 dígitos): ${rawPhone}` };
+  if (digits.length > 50) return { line, reason: "Telefone inválido (máximo 50 dígitos)" };
+  // the stored form: with country code, a Brazilian mobile with its ninth digit (a repeat in the other form is a repeat)
+  const number = contactKey(rawPhone);
   const email = unguard(r.email ?? "").trim();
   if (email && (!EMAIL.test(email) || email.length > 254)) return { line, reason: `E-mail inválido: ${email.slice(0, 100)}` };
   const document = unguard(r.cpf ?? "").trim();

@@ -1,4 +1,5 @@
 import type { Sql } from "../../db/sql.js";
+import { resolveWhatsappContact } from "./identity.js";
 
 export interface ContactRow {
   id: number;
@@ -26,10 +27,6 @@ export function findContact(sql: Sql, companyId: number, id: number) {
 
 export function findContacts(sql: Sql, companyId: number, ids: number[]) {
   return sql.many<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ct.company_id = $1 AND ct.id = ANY($2::int[]) ORDER BY ct.id`, [companyId, ids]);
-}
-
-export function findByNumber(sql: Sql, companyId: number, number: string) {
-  return sql.maybe<ContactRow>(`SELECT ${COLUMNS} FROM contacts ct ${JOINS} WHERE ct.company_id = $1 AND ct.number = $2`, [companyId, number]);
 }
 
 /** Escapes LIKE wildcards in user input. */
@@ -110,18 +107,16 @@ export function deleteContact(sql: Sql, companyId: number, id: number) {
   return sql.exec("DELETE FROM contacts WHERE company_id = $1 AND id = $2", [companyId, id]);
 }
 
-/** Finds the company's contact with this number or creates it; `created` tells which. */
+/**
+ * Finds the company's contact with this number (in any of its forms, see core/phone.ts) or creates it
+ * in the stored form; `created` tells which. `fromWhatsapp`: the number is WhatsApp's own id for the
+ * contact (a number check's answer), kept as its WhatsApp id.
+ */
 export async function findOrCreateByNumber(
   sql: Sql,
   companyId: number,
-  c: { number: string; name: string; isGroup: boolean; whatsappId: number | null },
+  c: { number: string; name: string; isGroup: boolean; whatsappId: number | null; fromWhatsapp?: boolean },
 ): Promise<{ id: number; created: boolean }> {
-  const inserted = await sql.maybe<{ id: number }>(
-    `INSERT INTO contacts (company_id, name, number, is_group, whatsapp_id) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (company_id, number) DO NOTHING RETURNING id`,
-    [companyId, c.name.slice(0, 100), c.number, c.isGroup, c.whatsappId],
-  );
-  if (inserted) return { id: inserted.id, created: true };
-  const row = await sql.one<{ id: number }>("SELECT id FROM contacts WHERE company_id = $1 AND number = $2", [companyId, c.number]);
-  return { id: row.id, created: false };
+  const r = await resolveWhatsappContact(sql, companyId, { address: c.number, name: c.name, isGroup: c.isGroup, whatsappId: c.whatsappId, fromWhatsapp: c.fromWhatsapp ?? false });
+  return { id: r.id, created: r.created };
 }

@@ -1,3 +1,4 @@
+import { contactKey } from "../../core/phone.js";
 import { channel, LIMITS, type Contact, type contactInput, type ContactsPage, type contactUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import type { RequestActor } from "../../core/actor.js";
@@ -45,7 +46,7 @@ export async function createContact(ctx: AppContext, actor: RequestActor, input:
   await checkWhatsapp(ctx, actor.companyId, input.whatsappId);
   const id = await repo.insertContact(ctx.sql, actor.companyId, {
     name: input.name,
-    number: input.number,
+    number: contactKey(input.number),
     email: input.email,
     document: input.document,
     extraInfo: input.extraInfo,
@@ -61,7 +62,7 @@ export async function updateContact(ctx: AppContext, actor: RequestActor, id: nu
   if (!(await repo.findContact(ctx.sql, actor.companyId, id))) throw new AppError("ERR_NO_CONTACT_FOUND");
   await checkWhatsapp(ctx, actor.companyId, input.whatsappId);
   try {
-    await repo.updateContact(ctx.sql, actor.companyId, id, input);
+    await repo.updateContact(ctx.sql, actor.companyId, id, { ...input, number: input.number === undefined ? undefined : contactKey(input.number) });
   } catch (err) {
     if (isUnique(err)) throw duplicated();
     throw err;

@@ -23,9 +23,3 @@ export function connectionByTokenHash(sql: Sql, hash: Buffer) {
     [hash],
   );
 }
-
-/** Whether the number belongs to one of the company's own connections. */
-export async function isConnectionNumber(sql: Sql, companyId: number, number: string): Promise<boolean> {
-  const row = await sql.maybe("SELECT 1 FROM whatsapps WHERE company_id = $1 AND number = $2 AND number <> '' LIMIT 1", [companyId, number]);
-  return row !== null;
-}

@@ -1,3 +1,5 @@
+import { normalizePhone } from "../../core/phone.js";
+import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import { channel, LIMITS, type ExternalSendResponse, type Message } from "@atende/shared";
 import { channels } from "../../channels/manager.js";
 import type { AppContext } from "../../core/context.js";
@@ -35,11 +37,11 @@ export async function authenticate(ctx: AppContext, token: string | null): Promi
   return { companyId: row.company_id, whatsappId: row.id };
 }
 
-/** Digits with country code (spaces, +, dashes and parentheses allowed around them); else ERR_WAPP_INVALID_CONTACT. */
-export function normalizeNumber(input: string): string {
-  const digits = input.replace(/[\s()+.-]/g, "");
-  if (!/^\d{10,15}$/.test(digits)) throw new AppError("ERR_WAPP_INVALID_CONTACT", "Digite um número de telefone válido");
-  return digits;
+/** A phone number in its stored form (core/phone.ts: spaces, +, dashes, parentheses allowed); else ERR_WAPP_INVALID_CONTACT. */
+function phoneOf(input: string): string {
+  const number = /^[\d\s()+.-]+$/.test(input) ? normalizePhone(input) : null;
+  if (!number) throw new AppError("ERR_WAPP_INVALID_CONTACT", "Digite um número de telefone válido");
+  return number;
 }
 
 export interface ExternalMessage {
@@ -55,7 +57,8 @@ export interface ExternalMessage {
  */
 export async function sendExternal(ctx: AppContext, conn: ApiConnection, input: ExternalMessage): Promise<ExternalSendResponse> {
   const { companyId, whatsappId } = conn;
-  let number = normalizeNumber(input.number);
+  let number = phoneOf(input.number);
+  let fromWhatsapp = false;
   if (!input.body.trim() && !input.files.length) {
     throw new AppError("ERR_VALIDATION", "Digite uma mensagem", { fields: { body: "Digite uma mensagem" } });
   }
@@ -72,12 +75,11 @@ export async function sendExternal(ctx: AppContext, conn: ApiConnection, input: 
     }
     if (!known) throw new AppError("ERR_WAPP_INVALID_CONTACT", "Este número não tem WhatsApp");
     number = known;
+    fromWhatsapp = true;
   }
-  if (await repo.isConnectionNumber(ctx.sql, companyId, number)) {
-    throw new AppError("ERR_CONTACT_IS_WHATSAPP", "Não é possível enviar mensagens para um número de conexão");
-  }
+  await assertNotConnectionNumber(ctx.sql, companyId, number);
 
-  const contact = await contactRepo.findOrCreateByNumber(ctx.sql, companyId, { number, name: number, isGroup: false, whatsappId });
+  const contact = await contactRepo.findOrCreateByNumber(ctx.sql, companyId, { number, name: "", isGroup: false, whatsappId, fromWhatsapp });
   if (contact.created) {
     const full = await contactRepo.findContact(ctx.sql, companyId, contact.id);
     if (full) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(full) });

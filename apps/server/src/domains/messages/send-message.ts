@@ -7,6 +7,7 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { mediaStorage } from "../../core/storage.js";
 import type { Sql } from "../../db/sql.js";
+import { rememberWhatsappId } from "../contacts/identity.js";
 import { emitAppMessage } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import type { TicketRow } from "../tickets/repository.js";
@@ -61,7 +62,7 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
   const { ticket } = input;
   const companyId = ticket.company_id;
   const target = await channels(ctx).sendTarget(companyId, ticket.whatsapp_id);
-  const to = ticket.contact_number;
+  const to = ticket.contact_address;
   if (!ticket.is_group) await assertNotConnectionNumber(ctx.sql, companyId, to);
   let quotedProviderId: string | undefined;
   if (input.quotedMsgId) {
@@ -177,6 +178,7 @@ async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Pr
     throw e;
   }
   await markSent(ctx.sql, m.companyId, m.id, sent.providerId);
+  if (sent.waId) await rememberWhatsappId(ctx.sql, m.companyId, m.id, sent.waId);
 }
 
 async function markSent(sql: Sql, companyId: number, id: number, providerId: string): Promise<void> {
@@ -256,7 +258,7 @@ export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, com
     number: string;
     quoted_provider_id: string | null;
   }>(
-    `SELECT m.ticket_id, m.body, m.media_type, m.media_path, m.media_name, m.mimetype, c.number, q.provider_id AS quoted_provider_id
+    `SELECT m.ticket_id, m.body, m.media_type, m.media_path, m.media_name, m.mimetype, COALESCE(c.wa_id, c.number) AS number, q.provider_id AS quoted_provider_id
        FROM messages m
        JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
        LEFT JOIN messages q ON q.company_id = m.company_id AND q.id = m.quoted_msg_id

@@ -144,7 +144,7 @@ export async function deleteMessage(ctx: AppContext, actor: RequestActor, id: nu
   if (message.provider_id && message.whatsapp_id !== null) {
     const driver = await channels(ctx).requireConnected(actor.companyId, message.whatsapp_id);
     try {
-      await driver.deleteMessage(ticket.contact_number, message.provider_id);
+      await driver.deleteMessage(ticket.contact_address, message.provider_id);
     } catch {
       throw new AppError("ERR_DELETE_WAPP_MSG", "Não foi possível apagar a mensagem");
     }

@@ -1,3 +1,4 @@
+import { contactKeys } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 
 export interface OfficialNumberRow {
@@ -181,21 +182,24 @@ export function touchConversation(sql: Sql, companyId: number, whatsappId: numbe
   );
 }
 
-export async function lastInboundAt(sql: Sql, companyId: number, whatsappId: number, number: string): Promise<Date | null> {
+/** When the contact (any form of its number, or its user id) last wrote on the connection: the 24-hour window. */
+export async function lastInboundAt(sql: Sql, companyId: number, whatsappId: number, address: string): Promise<Date | null> {
   const row = await sql.maybe<{ last_inbound_at: Date }>(
-    "SELECT last_inbound_at FROM official_conversations WHERE company_id = $1 AND whatsapp_id = $2 AND contact_number = $3",
-    [companyId, whatsappId, number],
+    `SELECT max(last_inbound_at) AS last_inbound_at FROM official_conversations
+      WHERE company_id = $1 AND whatsapp_id = $2 AND contact_number = ANY($3::text[]) HAVING count(*) > 0`,
+    [companyId, whatsappId, contactKeys(address)],
   );
   return row?.last_inbound_at ?? null;
 }
 
 /** The newest message the contact sent on the connection (what "read" marks). */
-export function lastInboundProviderId(sql: Sql, companyId: number, whatsappId: number, number: string) {
+export function lastInboundProviderId(sql: Sql, companyId: number, whatsappId: number, address: string) {
   return sql.maybe<{ provider_id: string }>(
     `SELECT m.provider_id FROM messages m JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
-      WHERE m.company_id = $1 AND m.whatsapp_id = $2 AND c.number = $3 AND NOT m.from_me AND m.provider_id IS NOT NULL
+      WHERE m.company_id = $1 AND m.whatsapp_id = $2 AND (c.number = ANY($3::text[]) OR c.wa_id = $4 OR c.wa_user_id = $4)
+        AND NOT m.from_me AND m.provider_id IS NOT NULL
       ORDER BY m.id DESC LIMIT 1`,
-    [companyId, whatsappId, number],
+    [companyId, whatsappId, contactKeys(address), address],
   );
 }
 

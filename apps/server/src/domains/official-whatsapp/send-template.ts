@@ -1,3 +1,4 @@
+import { rememberWhatsappId } from "../contacts/identity.js";
 import { fillTemplate, type Message, type officialTemplateSendInput, type WhatsappTemplate } from "@atende/shared";
 import type { z } from "zod";
 import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
@@ -66,7 +67,7 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
     });
   }
 
-  const sent = await driver.sendTemplate(ticket.contact_number, { name: template.name, language: template.language, components: filled.components });
+  const sent = await driver.sendTemplate(ticket.contact_address, { name: template.name, language: template.language, components: filled.components });
   const text = filled.text || template.name;
   const id = await ctx.sql.tx(async (sql) => {
     const messageId = await messageRepo.insertMessage(sql, {
@@ -84,6 +85,7 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
     });
     if (messageId === null) throw new AppError("ERR_CREATING_MESSAGE");
     await messageRepo.touchTicketWithMessage(sql, ticket.company_id, ticket.id, messageId, messagePreview(text, "chat"), true);
+    if (sent.waId) await rememberWhatsappId(sql, ticket.company_id, messageId, sent.waId);
     return messageId;
   });
   const row = (await messageRepo.findMessage(ctx.sql, ticket.company_id, id))!;

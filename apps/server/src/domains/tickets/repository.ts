@@ -19,6 +19,8 @@ export interface TicketRow {
   contact_id: number;
   contact_name: string;
   contact_number: string;
+  /** Where WhatsApp delivers to the contact: its WhatsApp id when known, else its number (or user id). */
+  contact_address: string;
   contact_profile_pic_url: string;
   contact_is_group: boolean;
   last_message: string;
@@ -44,7 +46,8 @@ export const TICKET_COLUMNS = `
   t.id, t.company_id, t.uuid::text AS uuid, t.status, t.user_id, u.name AS user_name,
   t.queue_id, q.name AS queue_name, q.color AS queue_color, t.transfer_queue_id,
   t.whatsapp_id, w.name AS whatsapp_name, w.status AS whatsapp_status, w.provider AS whatsapp_provider, w.is_official AS whatsapp_is_official,
-  t.contact_id, c.name AS contact_name, c.number AS contact_number, c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
+  t.contact_id, c.name AS contact_name, c.number AS contact_number, COALESCE(c.wa_id, c.number) AS contact_address,
+  c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
   t.last_message, t.last_message_at, lm.ack AS last_message_ack, lm.from_me AS last_message_from_me,
   t.unread_messages, t.is_group, t.chatbot, t.from_me, t.origin_from_me, t.use_integration, t.prompt_id, t.integration_id,
   t.amount_used_bot_queues,

@@ -108,7 +108,7 @@ export async function createTicket(ctx: AppContext, actor: RequestActor, input: 
     contactId = contact.id;
   } else if (input.number) {
     await assertNotConnectionNumber(ctx.sql, companyId, input.number);
-    const found = await contactRepo.findOrCreateByNumber(ctx.sql, companyId, { number: input.number, name: input.number, isGroup: false, whatsappId });
+    const found = await contactRepo.findOrCreateByNumber(ctx.sql, companyId, { number: input.number, name: "", isGroup: false, whatsappId });
     contactId = found.id;
     contactCreated = found.created;
   } else {
@@ -164,7 +164,7 @@ export async function markTicketRead(ctx: AppContext, actor: RequestActor, id: n
   const driver = row.whatsapp_id !== null ? channels(ctx).get(row.whatsapp_id) : undefined;
   // the phone's read marks are a courtesy: the ticket is read here whatever the connection says
   if (driver && row.unread_messages > 0) {
-    await driver.markRead(row.contact_number).catch((err: unknown) => ctx.log.warn({ err, ticketId: id, whatsappId: row.whatsapp_id }, "could not mark the chat read on the phone"));
+    await driver.markRead(row.contact_address).catch((err: unknown) => ctx.log.warn({ err, ticketId: id, whatsappId: row.whatsapp_id }, "could not mark the chat read on the phone"));
   }
   const fresh = (await repo.findTicket(ctx.sql, actor.companyId, id))!;
   await emitUnread(ctx, fresh);

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { GraphClient } from "../../channels/cloud-api/graph-client.js";
-import { IGNORED_TYPES, toInboundMessage, UPDATE_TYPES } from "../../channels/cloud-api/inbound-message.js";
-import { digitsOf } from "../../channels/cloud-api/number-state.js";
+import { cloudSender, IGNORED_TYPES, senderNames, toInboundMessage, UPDATE_TYPES } from "../../channels/cloud-api/inbound-message.js";
 import type { CloudMessage, CloudStatus, MessagesValue } from "../../channels/cloud-api/webhook-types.js";
 import type { InboundMessage } from "../../channels/driver.js";
-import { applyAck, connectionNumbers } from "../../channels/inbound.js";
+import { applyAck, connectionNumbers, emitContactChanges } from "../../channels/inbound.js";
+import { contactKey } from "../../core/phone.js";
+import { changeContactNumber, changeContactUserId } from "../contacts/identity.js";
 import { processInboundBatch } from "../../channels/inbound-batch.js";
 import type { AppContext } from "../../core/context.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
@@ -53,13 +54,15 @@ export async function processMessagesChange(
   const number = await lookups.number(business, phoneNumberId);
   if (!number) return; // a number not synced here: nothing to attach it to
   const target = { companyId: business.company_id, whatsappId: number.whatsapp_id };
-  const names = new Map((value.contacts ?? []).map((c) => [digitsOf(c.wa_id), c.profile?.name ?? ""]));
+  const nameOf = senderNames(value.contacts);
   let client: GraphClient | undefined;
   const graph = () => (client ??= new GraphClient(ctx.config.whatsappGraphUrl, business.access_token));
   let failure: unknown = null;
 
-  const messages = (value.messages ?? []).filter((m) => digitsOf(m.from) && m.id);
+  const messages = (value.messages ?? []).filter((m) => cloudSender(m) && m.id);
   if (messages.length) {
+    // a customer's new number or user id first, so the messages find the contact where it now is
+    await applyIdentityChanges(ctx, target, messages);
     const wanted = messages.filter((m) => !IGNORED_TYPES.has(m.type) && !UPDATE_TYPES.has(m.type));
     const updates = messages.filter((m) => UPDATE_TYPES.has(m.type));
     const [, storedRows, connection, ownNumbers] = await Promise.all([
@@ -71,7 +74,7 @@ export async function processMessagesChange(
         [
           target.companyId,
           target.whatsappId,
-          messages.map((m) => digitsOf(m.from)),
+          messages.map((m) => contactKey(cloudSender(m)!.from)),
           messages.map((m) => (m.timestamp ? new Date(Number(m.timestamp) * 1000) : new Date())),
         ],
       ),
@@ -91,7 +94,7 @@ export async function processMessagesChange(
       await Promise.all(
         fresh.map(async (msg) => {
           try {
-            const inbound = await toInboundMessage(msg, names.get(digitsOf(msg.from)) ?? "", graph, { giveUpMedia: opts.giveUpMedia });
+            const inbound = await toInboundMessage(msg, nameOf(cloudSender(msg)!), graph, { giveUpMedia: opts.giveUpMedia });
             if (inbound) converted.set(msg, inbound);
           } catch (err) {
             failure ??= err;
@@ -108,7 +111,7 @@ export async function processMessagesChange(
     // after the messages they may name (an edit or reaction in the same delivery as its message)
     if (updates.length && connection) {
       try {
-        const orphans = await applyCloudUpdates(ctx, target, updates, names, graph, { giveUpMedia: opts.giveUpMedia });
+        const orphans = await applyCloudUpdates(ctx, target, updates, nameOf, graph, { giveUpMedia: opts.giveUpMedia });
         if (orphans.length) await processInboundBatch(ctx, target, orphans, { connection, ownNumbers });
       } catch (err) {
         failure ??= err;
@@ -123,6 +126,28 @@ export async function processMessagesChange(
     }
   }
   if (failure) throw failure;
+}
+
+/**
+ * WhatsApp's identity notices: `user_changed_number` moves the contact (and its history) to the new
+ * number, `user_changed_user_id` replaces its business-scoped user id. The system message itself is
+ * then stored like any other, in the moved contact's ticket.
+ */
+async function applyIdentityChanges(ctx: AppContext, target: Target, messages: CloudMessage[]): Promise<void> {
+  for (const m of messages) {
+    const system = m.type === "system" ? m.system : undefined;
+    if (system?.type === "user_changed_number") {
+      const newNumber = system.wa_id ?? system.new_wa_id;
+      if (!newNumber || !m.from) continue;
+      const moved = await ctx.sql.tx((sql) =>
+        changeContactNumber(sql, target.companyId, { from: m.from!, previousUserId: system.previous_user_id, newNumber, newUserId: system.user_id }),
+      );
+      if (moved) await emitContactChanges(ctx, target.companyId, moved);
+    } else if (system?.type === "user_changed_user_id" && system.previous_user_id && system.user_id) {
+      const id = await changeContactUserId(ctx.sql, target.companyId, system.previous_user_id, system.user_id);
+      if (id) await emitContactChanges(ctx, target.companyId, { id, created: false, merged: [], changed: true });
+    }
+  }
 }
 
 async function processStatus(ctx: AppContext, target: Target, s: CloudStatus): Promise<void> {
