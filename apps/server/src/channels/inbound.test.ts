@@ -5,7 +5,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../test/helper.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
-import { connectedSandbox, inbound } from "./testing.js";
+import { connectedSandbox, inbound, phoneOutbox } from "./testing.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -255,4 +255,25 @@ describe("real-time delivery", () => {
     while ((await ackOf()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(await ackOf()).toBe(3);
   }, 20000);
+});
+
+describe("one person, one contact (QR-code channels)", () => {
+  it("a reply from the 8-digit form of a Brazilian mobile lands in the ticket started with the 9-digit number, and answers go to WhatsApp's form", async () => {
+    const created = await api("POST", "/api/tickets", t.admin.token, { number: "(31) 98765-4321", whatsappId: wa, userId: t.admin.id, status: "open" });
+    expect(created.statusCode, created.body).toBe(200);
+    const ticketId = created.json().id as number;
+    expect(created.json().contact.number).toBe("5531987654321");
+
+    const reply = await inbound(app, t.admin.token, wa, { number: "553187654321", body: "respondendo do número antigo" });
+    expect(reply.ticketId).toBe(ticketId);
+    const contacts = await app.sql.many<{ number: string; wa_id: string | null }>(
+      "SELECT number, wa_id FROM contacts WHERE company_id = $1 AND number LIKE '%87654321' ORDER BY id",
+      [t.companyId],
+    );
+    expect(contacts).toEqual([{ number: "5531987654321", wa_id: "553187654321" }]);
+
+    const sent = await api("POST", `/api/messages/${ticketId}`, t.admin.token, { body: "recebido!", sign: false });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await phoneOutbox(app, t.admin.token, wa, "553187654321")).toEqual(["recebido!"]);
+  });
 });
