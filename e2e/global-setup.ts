@@ -3,7 +3,9 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir } from "../apps/server/src/db/embedded.js";
-import { E2E_ADMIN } from "./support/constants.js";
+import { fakePhone, fakeTemplate } from "../apps/server/test/fake-graph/builders.js";
+import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
+import { E2E_ADMIN, E2E_GRAPH } from "./support/constants.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,6 +40,10 @@ export default async function globalSetup() {
     databaseUrl = pg.serverUrl(dbName);
     stopDb = () => pg.stop();
   }
+  // Meta's Graph API for the official-number screens: a local server speaking its documented protocol
+  const graph = await FakeGraph.start({ accessToken: E2E_GRAPH.accessToken, appSecret: E2E_GRAPH.appSecret, wabaId: E2E_GRAPH.wabaId });
+  graph.phones = [fakePhone({ id: E2E_GRAPH.phoneNumberId, digits: E2E_GRAPH.phoneDigits })];
+  graph.templates = E2E_GRAPH.templates.map((t) => fakeTemplate(t.name, t));
   const port = await freePort();
   const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
     cwd: root,
@@ -53,6 +59,7 @@ export default async function globalSetup() {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: "warn",
       REDIS_URL: "",
+      WHATSAPP_GRAPH_URL: graph.host,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -75,6 +82,7 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = databaseUrl;
   return async () => {
     server.kill("SIGTERM");
+    await graph.close();
     await new Promise((r) => setTimeout(r, 500));
     // teardown is best effort: reported, never failing the run
     await stopDb().catch((err: unknown) => console.warn("e2e teardown: could not stop the test database", err));

@@ -1,5 +1,5 @@
 /**
- * Filling a WhatsApp message template (issue 10 item 4): from the template's components as Meta
+ * Filling a WhatsApp message template: from the template's components as Meta
  * returns them (message_templates) and the values an agent typed, the `components` of Meta's
  * "Send message templates" request and the text the customer reads. Shared so the server sends
  * exactly what the web dialog previews.

@@ -92,7 +92,7 @@ async function enterQueue(
 }
 
 /**
- * What an incoming message does to its ticket's queue (issue 4 item 5):
+ * What an incoming message does to its ticket's queue:
  * - groups, the connection's own phone and tickets an agent already has (not pending) are never routed;
  * - scheduleType=company and the company closed: the connection's out-of-hours message, the ticket
  *   stays pending (no menu);

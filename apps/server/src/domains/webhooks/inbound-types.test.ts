@@ -3,7 +3,7 @@ import type { TestApp } from "../../../test/helper.js";
 import * as P from "../../../test/fake-graph/payloads.js";
 import { createOfficialTestApp, FakeGraph, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 
-/** Issue 10 item 3: every inbound kind Meta documents reaches the agent, in Meta's own payload shapes. */
+/** Every inbound kind Meta documents reaches the agent, in Meta's own payload shapes. */
 let app: TestApp;
 let fake: FakeGraph;
 let base: string;

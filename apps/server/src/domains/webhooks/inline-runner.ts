@@ -17,7 +17,7 @@ interface Item {
  * a few database connections, so requests keep theirs); each takes everything that gathered in the
  * line meanwhile (up to 50 deliveries) and stores their messages together, so a busier number costs
  * fewer statements per message. Waiting for a job worker's poll would add up to a second to every
- * message (issue 4 item 7: p95 < 100 ms).
+ * message (target: p95 < 100 ms).
  */
 export class InlineWebhookRunner {
   private readonly line: WorkLine<Item>;

@@ -16,7 +16,7 @@ interface Props {
 }
 
 /**
- * Sends an approved WhatsApp template on an official ticket (issue 10 item 4): the agent fills the
+ * Sends an approved WhatsApp template on an official ticket: the agent fills the
  * header media or text, the body variables (named or positional) and the button parameters, and sees
  * the text the customer will read; sending stays off while a required value is empty.
  */
