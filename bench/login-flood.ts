@@ -1,5 +1,5 @@
 /**
- * Login flood benchmark (issue 9, item 7): while many bogus logins arrive at once, how long does a
+ * Login flood benchmark: while many bogus logins arrive at once, how long does a
  * real user's login take?
  *
  *   nice npx tsx bench/login-flood.ts                                 # throw-away embedded PostgreSQL

@@ -1,5 +1,5 @@
 /**
- * Ticket workspace benchmark (issue 3, item 8).
+ * Ticket workspace benchmark.
  *
  *   nice npx tsx bench/tickets.ts            # throw-away embedded PostgreSQL under the temp folder
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/tickets.ts   # an empty database you own

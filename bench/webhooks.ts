@@ -1,5 +1,5 @@
 /**
- * Cloud API webhook benchmark (issue 4, item 7): signed Meta-shaped webhook deliveries posted on
+ * Cloud API webhook benchmark: signed Meta-shaped webhook deliveries posted on
  * loopback to the real server, measured end to end.
  *
  *   nice npx tsx bench/webhooks.ts                               # throw-away embedded PostgreSQL

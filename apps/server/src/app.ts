@@ -72,7 +72,20 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
   if (existsSync(path.join(webDist, "index.html"))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // brotli/gzip files written by the web build are served to browsers that accept them; hashed
+    // files under /assets never change (a new build gives new names), so browsers keep them for a
+    // year; the page and the other files are revalidated on every load, so a new build shows at once
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, file) => {
+        const hashed = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader("cache-control", hashed ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
     app.get("/*", { config: { public: true } }, (request, reply) => {
       const file = request.url.split("?")[0] ?? "/";
       // an unknown API path is an API error, not the web app's page (a client would parse HTML as JSON)
@@ -80,7 +93,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       if (file.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(file)) {
         return reply.sendFile(file.replace(/^\//, ""));
       }
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
+      return reply.sendFile("index.html");
     });
   }
 

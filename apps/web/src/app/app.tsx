@@ -2,9 +2,10 @@ import { lazy, Suspense } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { LinearProgress } from "@mui/material";
 import { PublicOnly, RequireAuth } from "./guards";
-import { AppLayout } from "./layout";
 import { PRIVATE_ROUTES } from "./routes";
 
+// the shell (app bar, drawer, real-time) loads with the first private page, not with the login page
+const AppLayout = lazy(() => import("./layout").then((m) => ({ default: m.AppLayout })));
 const LoginPage = lazy(() => import("../features/auth/login-page"));
 const SignupPage = lazy(() => import("../features/auth/signup-page"));
 const ForgotPasswordPage = lazy(() => import("../features/auth/forgot-password-page"));

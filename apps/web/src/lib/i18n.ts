@@ -1,4 +1,5 @@
 import i18n from "i18next";
+import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@atende/shared";
 import { STORAGE_KEYS } from "./storage";
@@ -8,8 +9,10 @@ type Tree = { [key: string]: string | Tree };
 /**
  * Translations live beside their feature: `src/locales/{pt,en,es}.json` for the shell and errors,
  * `src/features/<name>/locales/{pt,en,es}.json` for each feature. All are merged into one namespace.
+ * Only the languages in use are loaded (one chunk per language, see vite.config.ts): the login page
+ * does not carry the texts of every screen in three languages.
  */
-const modules = import.meta.glob<{ default: Tree }>(["../locales/*.json", "../features/*/locales/*.json"], { eager: true });
+const loaders = import.meta.glob<{ default: Tree }>(["../locales/*.json", "../features/*/locales/*.json"]);
 
 function merge(target: Tree, source: Tree): Tree {
   for (const [k, v] of Object.entries(source)) {
@@ -19,12 +22,10 @@ function merge(target: Tree, source: Tree): Tree {
   return target;
 }
 
-const resources: Record<string, { translation: Tree }> = {};
-for (const [path, mod] of Object.entries(modules)) {
-  const lang = path.match(/\/(\w+)\.json$/)?.[1];
-  if (!lang || !(LANGUAGES as readonly string[]).includes(lang)) continue;
-  resources[lang] ??= { translation: {} };
-  merge(resources[lang].translation, mod.default);
+async function languageTree(lang: string): Promise<Tree> {
+  const files = Object.entries(loaders).filter(([path]) => path.endsWith(`/${lang}.json`));
+  const modules = await Promise.all(files.map(([, load]) => load()));
+  return modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {});
 }
 
 export function storedLanguage(): Language {
@@ -32,13 +33,16 @@ export function storedLanguage(): Language {
   return (LANGUAGES as readonly string[]).includes(saved ?? "") ? (saved as Language) : DEFAULT_LANGUAGE;
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** Resolves once the interface language (and the fallback) is loaded: the app renders after it. */
+export const i18nReady = i18n
+  .use(resourcesToBackend((lang: string) => ((LANGUAGES as readonly string[]).includes(lang) ? languageTree(lang) : Promise.resolve({}))))
+  .use(initReactI18next)
+  .init({
+    lng: storedLanguage(),
+    fallbackLng: DEFAULT_LANGUAGE,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 export function setLanguage(lang: Language): void {
   localStorage.setItem(STORAGE_KEYS.language, lang);

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useQueryClient } from "@tanstack/react-query";
 import type { SessionResponse, SessionUser } from "@atende/shared";
 import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "./api";
-import { disconnectSocket } from "./socket";
+import { closeSocket } from "./socket-closer";
 import { clearSessionData, STORAGE_KEYS, writeJson } from "./storage";
 import { logFailure } from "./log-failure";
 
@@ -72,7 +72,7 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
   useEffect(
     () =>
       onUnauthorized(() => {
-        disconnectSocket();
+        closeSocket();
         setUserState(null);
         queryClient.clear();
       }),
@@ -106,7 +106,7 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
         }
-        disconnectSocket();
+        closeSocket();
         await clearLocalData();
         queryClient.clear();
         setUserState(null);

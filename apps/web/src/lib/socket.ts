@@ -1,6 +1,7 @@
 import { io, type Socket } from "socket.io-client";
 import { CLIENT_EVENTS, LIMITS } from "@atende/shared";
 import { getToken, onTokenRefreshed, refreshSession, sessionGone } from "./api";
+import { registerSocketCloser } from "./socket-closer";
 
 let socket: Socket | null = null;
 let stopListening: (() => void) | null = null;
@@ -78,5 +79,6 @@ export function disconnectSocket(): void {
   socket = null;
   s?.disconnect();
 }
+registerSocketCloser(disconnectSocket);
 
 export const USER_STATUS_INTERVAL = LIMITS.userStatusIntervalMs;
