@@ -50,7 +50,7 @@ async function load(page: Page, url: string, ready: string): Promise<{ bytes: nu
   page.off("requestfinished", seen);
   let bytes = 0;
   for (const req of requests) {
-    const size = (await req.sizes()).responseBodySize;
+    const size = Math.max(0, (await req.sizes()).responseBodySize); // -1 when it came from the cache
     bytes += size;
     if (process.env.BENCH_FILES) console.log(`  ${String(size).padStart(8)} ${new URL(req.url()).pathname}`);
   }
