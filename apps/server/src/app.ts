@@ -17,6 +17,7 @@ import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
 import { Sql } from "./db/sql.js";
+import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
 
 export interface BuiltApp {
@@ -105,6 +106,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       await jobs.start();
     },
     async close() {
+      // the WhatsApp connections first: their leases are freed before anything else can hang, so
+      // another (or the restarted) process takes them over at once
+      await channels(ctx).stopAll();
       await realtime.close();
       await app.close();
       await jobs.stop();

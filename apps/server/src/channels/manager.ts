@@ -15,6 +15,7 @@ import {
   heldWithOutbox,
   newOwnerId,
   releaseAll,
+  releaseGoneOwners,
   releaseLease,
   renewLeases,
   unownedConnected,
@@ -99,6 +100,8 @@ export class ChannelManager {
   /** Server start: the connected sessions nobody runs (the others belong to live processes). */
   async startConnected(): Promise<void> {
     this.startTimers();
+    const freed = await releaseGoneOwners(this.ctx.sql, this.ownerId);
+    if (freed) this.ctx.log.info({ freed }, "took over the connections of a server process of this host that is gone");
     for (const w of await unownedConnected(this.ctx.sql)) {
       if (this.drivers.has(w.id) || !factories.has(w.provider)) continue;
       await this.start(w.company_id, w.id, w.provider, true).catch((err: unknown) => this.failedResume(err, w.company_id, w.id));

@@ -100,3 +100,28 @@ describe("a connection's driver runs in one process", () => {
     expect((await a.api("POST", `/api/messages/${ticketId}`, { token: t.admin.token, body: { body: "retomada", sign: false } })).statusCode).toBe(200);
   });
 });
+
+describe("leases of a process that is gone", () => {
+  it("a start takes over at once the connections of a process of this host that died without releasing them", async () => {
+    const { hostname } = await import("node:os");
+    const { ownerIsGone, releaseGoneOwners } = await import("./ownership.js");
+    const dead = `${hostname()}:999999:dead0001`;
+    const elsewhere = "another-host:1234:cafe0001";
+    expect(ownerIsGone(dead)).toBe(true);
+    expect(ownerIsGone(elsewhere)).toBe(false);
+    expect(ownerIsGone(channels(a.ctx).ownerId)).toBe(false);
+
+    // a fresh heartbeat, as left by a process killed a moment ago
+    await a.sql.exec("UPDATE connection_owners SET owner_id = $2, heartbeat_at = now() WHERE whatsapp_id = $1", [wa, dead]);
+    await channels(b.ctx).stopAll();
+    await channels(a.ctx).stopAll();
+    await channels(a.ctx).startConnected();
+    expect(await owner()).toBe(channels(a.ctx).ownerId);
+    expect(channels(a.ctx).get(wa)).toBeDefined();
+
+    // a live owner on another host keeps its lease until it expires
+    await a.sql.exec("UPDATE connection_owners SET owner_id = $2, heartbeat_at = now() WHERE whatsapp_id = $1", [wa, elsewhere]);
+    expect(await releaseGoneOwners(a.sql, channels(a.ctx).ownerId)).toBe(0);
+    expect(await owner()).toBe(elsewhere);
+  });
+});

@@ -10,8 +10,13 @@ import type { Sql } from "../db/sql.js";
 export const HEARTBEAT_MS = 30_000;
 export const LEASE_TTL_SECONDS = 90;
 
+/** The owner ids of this process (one per server instance; tests run two in one process). */
+const ownIds = new Set<string>();
+
 export function newOwnerId(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  ownIds.add(id);
+  return id;
 }
 
 /**
@@ -28,6 +33,37 @@ export async function claimLease(sql: Sql, whatsappId: number, ownerId: string, 
     [whatsappId, ownerId, takeOver, LEASE_TTL_SECONDS],
   );
   return row?.owner_id === ownerId;
+}
+
+/**
+ * Whether the process an owner id names is known to be gone: it ran on this host (same hostname) and
+ * its pid is this process's own without being one of its owner ids (a restarted container reuses
+ * the pid) or no longer exists. An owner on another host is never judged from here: its lease
+ * expires by itself.
+ */
+export function ownerIsGone(ownerId: string): boolean {
+  const [host, pidText] = ownerId.split(":");
+  if (host !== hostname() || !pidText || ownIds.has(ownerId)) return false;
+  const pid = Number(pidText);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // ESRCH: no such process; EPERM: it exists but belongs to another user
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Frees the leases of processes of this host that are gone (a crash or kill before they could
+ * release them), so their connections are taken over at start instead of after LEASE_TTL_SECONDS.
+ */
+export async function releaseGoneOwners(sql: Sql, ownerId: string): Promise<number> {
+  const rows = await sql.many<{ owner_id: string }>("SELECT DISTINCT owner_id FROM connection_owners WHERE owner_id <> $1", [ownerId]);
+  const gone = rows.map((r) => r.owner_id).filter(ownerIsGone);
+  if (!gone.length) return 0;
+  return sql.exec("DELETE FROM connection_owners WHERE owner_id = ANY($1::text[])", [gone]);
 }
 
 export async function releaseLease(sql: Sql, whatsappId: number, ownerId: string): Promise<void> {
