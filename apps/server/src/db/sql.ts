@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 
 // Return BIGINT counts as numbers and DATE as plain YYYY-MM-DD strings.
@@ -7,22 +8,33 @@ pg.types.setTypeParser(1082, (v) => v);
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+export interface QueryOptions {
+  /**
+   * A named prepared statement: each pooled connection parses and plans the text once and reuses the
+   * plan (for hot queries whose planning costs more than running them, like the ticket details).
+   */
+  prepare?: boolean;
+}
+
+/** One name per distinct text, so two texts never collide in a connection's statement cache. */
+const statementName = (text: string) => `s_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+
 /** Thin, parameterised SQL access; every repository goes through it. */
 export class Sql {
   constructor(private readonly conn: Queryable) {}
 
-  async many<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    const res = await this.conn.query(text, params);
+  async many<T = Record<string, unknown>>(text: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<T[]> {
+    const res = opts.prepare ? await this.conn.query({ name: statementName(text), text, values: params }) : await this.conn.query(text, params);
     return res.rows as T[];
   }
 
-  async maybe<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T | null> {
-    const rows = await this.many<T>(text, params);
+  async maybe<T = Record<string, unknown>>(text: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<T | null> {
+    const rows = await this.many<T>(text, params, opts);
     return rows[0] ?? null;
   }
 
-  async one<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T> {
-    const row = await this.maybe<T>(text, params);
+  async one<T = Record<string, unknown>>(text: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<T> {
+    const row = await this.maybe<T>(text, params, opts);
     if (!row) throw new Error("Expected one row, got none");
     return row;
   }

@@ -69,7 +69,7 @@ export async function findTicket(sql: Sql, companyId: number, id: number, forUpd
     const locked = await sql.maybe("SELECT id FROM tickets WHERE company_id = $1 AND id = $2 FOR UPDATE", [companyId, id]);
     if (!locked) return null;
   }
-  return sql.maybe<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS} WHERE t.company_id = $1 AND t.id = $2`, [companyId, id]);
+  return sql.maybe<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS} WHERE t.company_id = $1 AND t.id = $2`, [companyId, id], { prepare: true });
 }
 
 export function findTicketByUuid(sql: Sql, companyId: number, uuid: string) {
@@ -82,10 +82,12 @@ export function findTicketByUuid(sql: Sql, companyId: number, uuid: string) {
 /** Tickets by id, in the given order. */
 export async function ticketsByIds(sql: Sql, companyId: number, ids: number[]): Promise<TicketRow[]> {
   if (!ids.length) return [];
-  const rows = await sql.many<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS} WHERE t.company_id = $1 AND t.id = ANY($2::int[])`, [
-    companyId,
-    ids,
-  ]);
+  // prepared: planning this query costs several times its execution (joins, tag aggregate)
+  const rows = await sql.many<TicketRow>(
+    `SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS} WHERE t.company_id = $1 AND t.id = ANY($2::int[])`,
+    [companyId, ids],
+    { prepare: true },
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is TicketRow => Boolean(r));
 }
