@@ -2,15 +2,12 @@ import { LIMITS, type TicketsPage, type ticketsQuery } from "@atende/shared";
 import type { z } from "zod";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
-import { likeEscape } from "../contacts/repository.js";
 import { presentTicket } from "./presenter.js";
+import { expectedMatches } from "./search-frequency.js";
 import { ticketsByIds } from "./repository.js";
 import { visibilityFor, visibilitySql } from "./visibility.js";
 
 type Query = z.output<typeof ticketsQuery>;
-
-/** Shortest search that uses the trigram index on message text; shorter ones search contacts only. */
-export const MESSAGE_SEARCH_MIN_CHARS = 3;
 
 /**
  * GET /tickets: one indexed walk over (company, status, updated_at DESC, id DESC) with the filters
@@ -73,20 +70,37 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
   return { tickets: rows.map(presentTicket), hasMore, count };
 }
 
-/** How many tickets the walk plan may test before the index plan takes over (tests lower it). */
-export const searchTuning = { walkMinBudget: 1000, walkPerRow: 10, rareBelow: 1000 };
+/**
+ * Above this many expected matches the search walks the tickets newest first (the matches are dense:
+ * the page fills after a few hundred); below it, it collects every match through the index and sorts
+ * them (cost bounded by the match count, wherever the matches sit). Tests move it.
+ */
+export const searchTuning = { walkAbove: 5_000 };
 
 /** `count` stops at this many (a badge shows "1000+"); counting 20k open tickets on every list call is not worth it. */
 export const COUNT_CAP = 1000;
 
+/** The words of a search: accents removed, lower case, at most 8. */
+export function searchWords(search: string): string[] {
+  return search
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+}
+
+/** The words as a tsquery text: each word a prefix ("pedid" finds "pedido"), all of them required. */
+const tsquery = (words: string[]) => words.map((w) => `${w}:*`).join(" & ");
+
 /**
- * searchParam: the contact's name or number, or any message's text (trigram indexes). Two plans:
- * 1. walk the filtered tickets newest first and test each one's messages (index on ticket_id),
- *    at most `budget` tickets: fast when the text is common (the page fills after a few hundred);
- * 2. find the matching messages through the trigram index and keep their tickets: fast when the
- *    text is rare. Used at once when the planner expects few matching messages, and whenever the
- *    walk could not fill the page within its budget.
- * Either way a ticket appears once however many of its messages match, so pages are always full.
+ * searchParam: words (each word's start, accents ignored) of any of the ticket's messages or of its
+ * contact's name or number, through the ticket's search words (migration 0105: a GIN index); a
+ * search of digits also finds them anywhere in the contact's number (trigram index). The list's
+ * filters and visibility are conditions of the same scan; ordered by recency. When the words are
+ * common (PostgreSQL's statistics of the search words, search-frequency.ts) the newest tickets are
+ * walked instead (see searchTuning).
  */
 async function searchTickets(
   ctx: AppContext,
@@ -101,53 +115,28 @@ async function searchTickets(
     params.push(value);
     return `$${params.length}`;
   };
-  const like = p(`%${likeEscape(search)}%`);
+  const conditions: string[] = [];
+  const words = searchWords(search);
+  if (words.length) conditions.push(`t.search_words @@ to_tsquery('simple', ${p(tsquery(words))})`);
   const digits = search.replace(/\D/g, "");
-  const contactMatch =
-    digits.length >= 3 && digits === search.replace(/[\s()+-]/g, "")
-      ? `(lower(c2.name) LIKE ${like} OR lower(c2.number) LIKE ${p(`%${digits}%`)})`
-      : `lower(c2.name) LIKE ${like}`;
-  const contactIds = `(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND ${contactMatch})`;
-  const withMessages = search.length >= MESSAGE_SEARCH_MIN_CHARS;
+  const byNumber = digits.length >= 3 && digits === search.replace(/[\s()+.-]/g, "");
+  if (byNumber) {
+    conditions.push(`t.contact_id = ANY(ARRAY(SELECT c2.id FROM contacts c2 WHERE c2.company_id = $1 AND lower(c2.number) LIKE ${p(`%${digits}%`)}))`);
+  }
+  if (!conditions.length) return [];
+  const where = `${baseWhere} AND (${conditions.join(" OR ")})`;
 
-  // One set of matching ticket ids (a semi-join, not an OR of subqueries, so few matches stay cheap).
-  const byMessage = withMessages ? `SELECT m.ticket_id FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE ${like} UNION ` : "";
-  const indexPlan = () =>
-    ctx.sql.many<{ id: number }>(
-      `SELECT t.id FROM tickets t
-        WHERE ${baseWhere} AND t.id IN (${byMessage}SELECT t2.id FROM tickets t2 WHERE t2.company_id = $1 AND t2.contact_id IN ${contactIds})
-        ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  // digits of a number match few tickets: always collected
+  const expected = byNumber ? 0 : await expectedMatches(ctx.sql, words);
+  if (expected > searchTuning.walkAbove) {
+    return ctx.sql.many<{ id: number }>(
+      `SELECT t.id FROM tickets t WHERE ${where} ORDER BY t.updated_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
       params,
     );
-  // Rare text (the planner's estimates of matching messages and contacts, from the column
-  // statistics, without running anything): the index plan at once.
-  const pattern = `%${likeEscape(search)}%`;
-  const expected =
-    (withMessages ? await estimatedRows(ctx, "SELECT 1 FROM messages m WHERE m.company_id = $1 AND lower(m.body) LIKE $2", [baseParams[0], pattern]) : 0) +
-    (await estimatedRows(ctx, "SELECT 1 FROM contacts c WHERE c.company_id = $1 AND lower(c.name) LIKE $2", [baseParams[0], pattern]));
-  if (expected < searchTuning.rareBelow) return indexPlan();
-
-  const budget = Math.max(searchTuning.walkMinBudget, (offset + limit) * searchTuning.walkPerRow);
-  const messageTest = withMessages
-    ? ` OR (SELECT 1 FROM messages m WHERE m.ticket_id = w.id AND m.company_id = $1 AND lower(m.body) LIKE ${like} LIMIT 1) IS NOT NULL`
-    : "";
-  const walked = await ctx.sql.many<{ id: number }>(
-    `SELECT w.id FROM (
-       SELECT t.id, t.updated_at, t.contact_id FROM tickets t WHERE ${baseWhere}
-        ORDER BY t.updated_at DESC, t.id DESC LIMIT ${budget}) w
-      WHERE w.contact_id IN ${contactIds}${messageTest}
-      ORDER BY w.updated_at DESC, w.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  }
+  return ctx.sql.many<{ id: number }>(
+    `WITH matches AS MATERIALIZED (SELECT t.id, t.updated_at FROM tickets t WHERE ${where})
+     SELECT id FROM matches ORDER BY updated_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
     params,
   );
-  if (walked.length === limit) return walked;
-  const total = await ctx.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${budget}) x`, baseParams);
-  if (total.n < budget) return walked; // the walk saw every candidate ticket: complete
-
-  return indexPlan();
-}
-
-/** The planner's row estimate for a query (planning only, no execution). */
-async function estimatedRows(ctx: AppContext, query: string, params: unknown[]): Promise<number> {
-  const row = await ctx.sql.one<{ "QUERY PLAN": { Plan: { "Plan Rows": number } }[] }>(`EXPLAIN (FORMAT JSON) ${query}`, params);
-  return row["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 0;
 }

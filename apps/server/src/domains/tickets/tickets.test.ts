@@ -378,7 +378,7 @@ describe("tickets: list, search and sync", () => {
     expect(userSearch.map((x: { id: number }) => x.id)).toEqual([target]);
   });
 
-  it("search gives the same full pages through the walk plan and the index plan", async () => {
+  it("search gives the same full pages through the walk plan and the collect-and-sort plan", async () => {
     for (let i = 0; i < 45; i++) await inbound(app, t.admin.token, wa, { number: newNumber(), body: i % 3 === 0 ? `kiwi ${i}` : `banana ${i}` });
     const pages = async () => {
       const out: number[][] = [];
@@ -392,17 +392,37 @@ describe("tickets: list, search and sync", () => {
     const saved = { ...searchTuning };
     let walked: number[][];
     try {
-      Object.assign(searchTuning, { rareBelow: 0 }); // walk plan, complete within its budget
+      Object.assign(searchTuning, { walkAbove: -1 }); // newest tickets walked
       walked = await pages();
-      Object.assign(searchTuning, { rareBelow: 0, walkMinBudget: 5, walkPerRow: 0 }); // walk cut short → index plan
-      expect(await pages()).toEqual(walked);
-      Object.assign(searchTuning, { rareBelow: Number.MAX_SAFE_INTEGER }); // index plan at once
+      Object.assign(searchTuning, { walkAbove: Number.MAX_SAFE_INTEGER }); // every match collected, then sorted
       expect(await pages()).toEqual(walked);
     } finally {
       Object.assign(searchTuning, saved);
     }
-    expect(walked.flat().length).toBeGreaterThanOrEqual(30);
-    expect(new Set(walked.flat()).size).toBe(walked.flat().length);
+    expect(walked.flat()).toHaveLength(30);
+    expect(new Set(walked.flat()).size).toBe(30);
+  });
+
+  it("search finds words by their start, without accents, all words required, in messages, edited text and the contact's name", async () => {
+    const number = newNumber();
+    const target = (await inbound(app, t.admin.token, wa, { number, name: "Otília", body: "Não recebi a confirmação do pedido" })).ticketId;
+    const ids = async (q: string) =>
+      (await api("GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(q)}`, t.admin.token)).json().tickets.map((x: { id: number }) => x.id);
+    expect(await ids("confirmacao")).toEqual([target]);
+    expect(await ids("CONFIRM")).toEqual([target]);
+    expect(await ids("nao pedid")).toEqual([target]);
+    expect(await ids("pedido inexistente")).toEqual([]);
+    expect(await ids("otilia")).toEqual([target]); // the contact's name, accents ignored
+    expect(await ids("OTÍL")).toEqual([target]);
+    expect(await ids("tilia")).toEqual([]); // words are found by their start
+    expect(await ids(number.slice(4, 10))).toContain(target); // digits anywhere in the number
+    await app.sql.exec("UPDATE messages SET body = 'pedido 4512 cancelado' WHERE ticket_id = $1", [target]);
+    expect(await ids("cancelad")).toEqual([target]);
+    expect(await ids("otilia cancelado")).toEqual([target]); // one word in the name, one in a message
+    await api("PUT", `/api/contacts/${(await app.sql.one<{ contact_id: number }>("SELECT contact_id FROM tickets WHERE id = $1", [target])).contact_id}`, t.admin.token, {
+      name: "Otília Brandão",
+    });
+    expect(await ids("brandao")).toEqual([target]);
   });
 
   it("sync returns visible tickets updated since a time, with their last messages", async () => {
