@@ -1,0 +1,67 @@
+/**
+ * The agents' side of bench/realtime.ts, in a process of its own: one socket.io connection per
+ * access token (WebSocket, as browsers use it). Prints "ready" once every socket is connected; reads
+ * from stdin "update <ticketId> <sentAt>" (a ticket update is about to be requested; answered
+ * "marked <ticketId>") and "report" (print the figures, then "done").
+ */
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { io, type Socket } from "socket.io-client";
+
+const { base, companyId, tokens } = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as { base: string; companyId: number; tokens: string[] };
+const messageLatencies: number[] = [];
+const updateLatencies: number[] = [];
+const updateSentAt = new Map<number, number>();
+/** Per socket, the tickets whose update it has received (only the first receipt counts). */
+const updatesSeen: Set<number>[] = tokens.map(() => new Set());
+let messagesExpected = 0;
+const messagesSeen = new Map<string, number>();
+
+const sockets: Socket[] = [];
+let connected = 0;
+tokens.forEach((token, i) => {
+  const s = io(base, { auth: { token }, transports: ["websocket"], reconnection: false });
+  s.on("connect", () => {
+    if (++connected === tokens.length) console.log("ready");
+  });
+  s.on("connect_error", (err) => console.error(`socket ${i}: ${err.message}`));
+  s.on(`company-${companyId}-appMessage`, (p: { action: string; message: { body: string; id: number } }) => {
+    const m = /^bench (\d+)$/.exec(p.message.body);
+    if (p.action !== "create" || !m) return;
+    messageLatencies.push(Date.now() - Number(m[1]));
+    messagesSeen.set(`${i}:${p.message.id}`, 1);
+  });
+  s.on(`company-${companyId}-ticket`, (p: { action: string; ticket?: { id: number; status: string } }) => {
+    const id = p.ticket?.id;
+    if (p.action !== "update" || id === undefined || p.ticket?.status !== "open") return;
+    const sentAt = updateSentAt.get(id);
+    if (sentAt === undefined || updatesSeen[i]!.has(id)) return;
+    updatesSeen[i]!.add(id);
+    updateLatencies.push(Date.now() - sentAt);
+  });
+  sockets.push(s);
+});
+
+const pct = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+};
+const line = (name: string, xs: number[], expected: number) =>
+  console.log(
+    `${name.padEnd(34)} p50 ${pct(xs, 50)} ms, p95 ${pct(xs, 95)} ms, p99 ${pct(xs, 99)} ms, max ${pct(xs, 100)} ms; received ${xs.length} of ${expected} (lost ${expected - xs.length})`,
+  );
+
+createInterface({ input: process.stdin }).on("line", (l) => {
+  const [cmd, a, b] = l.split(" ");
+  if (cmd === "update") {
+    updateSentAt.set(Number(a), Number(b));
+    messagesExpected += tokens.length;
+    console.log(`marked ${a}`);
+  } else if (cmd === "report") {
+    line("customer message → every agent", messageLatencies, messagesExpected);
+    line("ticket update → every agent", updateLatencies, updateSentAt.size * tokens.length);
+    console.log(`distinct (socket, message) receipts: ${messagesSeen.size}`);
+    console.log("done");
+    for (const s of sockets) s.close();
+  }
+});

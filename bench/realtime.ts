@@ -1,0 +1,151 @@
+/**
+ * Real-time fan-out benchmark: how soon a customer's new message and a ticket update reach every
+ * connected agent of one company, and whether any is lost.
+ *
+ *   nice npx tsx bench/realtime.ts                                     # throw-away embedded PostgreSQL
+ *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/realtime.ts   # an empty database you own
+ *
+ * Knobs: BENCH_AGENTS (connected agents, 2000), BENCH_EVENTS (customer messages, 40; each followed by
+ * an agent accepting the ticket: a ticket update), BENCH_GAP_MS (between events, 250).
+ *
+ * This process runs the real server (one process) on a fresh database: one company whose agents are
+ * all in the queue of a connected sandbox connection, each with a session and an access token. The
+ * agents' browsers are another process (bench/realtime-clients.ts), one socket.io connection per
+ * agent over WebSocket. Each customer message goes in through the sandbox's inbound endpoint (the
+ * real inbound pipeline) carrying its send time; the clients report, per event kind, the latency
+ * from the request's start to each socket's receipt (p50/p95/p99/max over all sockets and events)
+ * and how many of the expected receipts never came.
+ */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "../apps/server/src/app.js";
+import { loadConfig } from "../apps/server/src/config.js";
+import { createSession } from "../apps/server/src/core/sessions.js";
+import { TokenService } from "../apps/server/src/core/tokens.js";
+import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { migrate } from "../apps/server/src/db/migrate.js";
+import { seedFirstStart } from "../apps/server/src/db/seed.js";
+import { createPool, Sql } from "../apps/server/src/db/sql.js";
+import { buildCompany, buildQueue, buildUser } from "../apps/server/test/factories.js";
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 2000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 40);
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+async function main() {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(tmpDataDir("bench-realtime"), { persistent: false });
+    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
+    url = embedded.serverUrl("bench");
+  }
+  const pool = createPool(url, 20);
+  let built: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await migrate(pool);
+    const secret = "r".repeat(40);
+    const config = {
+      ...loadConfig({ NODE_ENV: "production", JWT_SECRET: secret, ADMIN_PASSWORD: "bench-admin-password", ADMIN_EMAIL: "admin@rt.test" }),
+      logLevel: "warn",
+      webDist: "/nonexistent",
+      enableSandbox: true,
+    };
+    const sql = new Sql(pool);
+    await seedFirstStart(sql, config);
+    const companyId = await buildCompany(sql, { plan: { users: AGENTS + 10, connections: 5 } });
+    const admin = await buildUser(sql, companyId, { profile: "admin", name: "Admin" });
+    const queueId = await buildQueue(sql, companyId, { name: "Atendimento" });
+    // the agents, in bulk (the same password hash: nobody logs in with it)
+    const hash = (await sql.one<{ password_hash: string }>("SELECT password_hash FROM users WHERE id = $1", [admin.id])).password_hash;
+    const agents = await sql.many<{ id: number }>(
+      `INSERT INTO users (company_id, name, email, password_hash, profile)
+       SELECT $1, 'Agente ' || g, 'agente' || g || '@rt.test', $2, 'user' FROM generate_series(1, $3) g RETURNING id`,
+      [companyId, hash, AGENTS],
+    );
+    await sql.exec("INSERT INTO user_queues (company_id, user_id, queue_id) SELECT $1, id, $2 FROM unnest($3::int[]) id", [
+      companyId,
+      queueId,
+      agents.map((a) => a.id),
+    ]);
+    const tokens = new TokenService(secret, config.accessTokenTtlSeconds);
+    const tokenOf = async (userId: number) => tokens.signAccess({ companyId, userId, sessionId: await createSession(sql, companyId, userId) });
+    const agentTokens: string[] = [];
+    for (const a of agents) agentTokens.push(await tokenOf(a.id));
+    const adminToken = await tokenOf(admin.id);
+
+    built = await buildApp(config, pool, url);
+    await built.start();
+    await built.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${base}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${await res.text()}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const wa = (await call("POST", "/api/whatsapp", { name: "Bench", provider: "sandbox", queueIds: [queueId], isDefault: true })).id as number;
+    await call("POST", `/api/sandbox/${wa}/scan`);
+
+    const tokensFile = path.join(os.tmpdir(), `bench-realtime-${process.pid}.json`);
+    await writeFile(tokensFile, JSON.stringify({ base, companyId, tokens: agentTokens }));
+    const clients = spawn(path.join(here, "../node_modules/.bin/tsx"), [path.join(here, "realtime-clients.ts"), tokensFile], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const lines: string[] = [];
+    const waitLine = (prefix: string) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const found = lines.find((l) => l.startsWith(prefix));
+          if (found) resolve(found);
+          else if (clients.exitCode !== null) reject(new Error(`clients exited (${clients.exitCode})`));
+          else setTimeout(check, 50);
+        };
+        check();
+      });
+    let buffer = "";
+    clients.stdout.on("data", (d: Buffer) => {
+      buffer += d.toString();
+      const parts = buffer.split("\n");
+      buffer = parts.pop()!;
+      for (const l of parts) {
+        lines.push(l);
+        if (!l.startsWith("ready") && !l.startsWith("marked")) console.log(l);
+      }
+    });
+    await waitLine("ready");
+    console.log(`${AGENTS} agents connected; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+
+    for (let i = 0; i < EVENTS; i++) {
+      const sent = Date.now();
+      const res = await call("POST", `/api/sandbox/${wa}/inbound`, { number: `55319${String(80000000 + i).padStart(8, "0")}`, name: `Cliente ${i}`, body: `bench ${sent}` });
+      await new Promise((r) => setTimeout(r, GAP_MS / 2));
+      clients.stdin.write(`update ${res.ticketId} ${Date.now()}\n`);
+      await waitLine(`marked ${res.ticketId}`); // the clients know the update is coming before it is asked for
+      await call("PUT", `/api/tickets/${res.ticketId}`, { status: "open", userId: admin.id });
+      await new Promise((r) => setTimeout(r, GAP_MS / 2));
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    clients.stdin.write("report\n");
+    await waitLine("done");
+    console.log(`load at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} CPUs)`);
+    clients.kill();
+  } finally {
+    await built?.close();
+    await pool.end();
+    await embedded?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
