@@ -26,8 +26,16 @@ const normalizeHeader = (h: string) =>
 /** A spreadsheet-formula guard added by the export ('=...) is taken off again. */
 const unguard = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
+/**
+ * The text in slices: the parser takes one at a time as records are consumed, so a large file is
+ * never parsed (nor held as records) all at once, and other requests run between slices.
+ */
+function* slices(text: string, size = 64 * 1024): Generator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
 function parser(text: string) {
-  return Readable.from([text]).pipe(
+  return Readable.from(slices(text)).pipe(
     parse({
       delimiter: ";",
       bom: true,

@@ -1,0 +1,125 @@
+/**
+ * Contacts import benchmark: a 100k-row CSV imported while another user keeps using the app.
+ *
+ *   nice npx tsx bench/contacts-import.ts                                     # throw-away embedded PostgreSQL
+ *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/contacts-import.ts   # an empty database you own
+ *
+ * Knobs: BENCH_ROWS (100000).
+ *
+ * The server is a process of its own (apps/server/src/main.ts, production settings), so its memory
+ * is its own: this process samples its resident set (/proc/<pid>/status, every 50 ms) and, while
+ * the import runs, asks for the first contacts page every 20 ms as another user would (the time of
+ * each answer is the wait a user sees). It uploads the file (multipart, as the web does), follows
+ * the background job until done and prints the import's time, the server's peak RSS (before, during)
+ * and the other requests' p50/p99/max.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ADMIN = { email: "admin@import.test", password: "import-admin-password" };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+async function main() {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = process.env.BENCH_DATABASE_URL;
+  const dataDir = tmpDataDir("bench-import");
+  if (!url) {
+    embedded = await startEmbeddedPostgres(dataDir, { persistent: false });
+    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
+    url = embedded.serverUrl("bench");
+  }
+  const port = await freePort();
+  const server = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      WEB_DIST: "/nonexistent",
+      JWT_SECRET: "i".repeat(40),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: "warn",
+      REDIS_URL: "",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 300) throw new Error("server did not start");
+      await sleep(200);
+    }
+    // the server process itself (tsx runs it in a child of its own)
+    const pids = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    const pid = pids[0] ?? server.pid!;
+    const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+    const token = ((await login.json()) as { token: string }).token;
+    const auth = { authorization: `Bearer ${token}` };
+
+    const lines = ["nome;telefone;cpf;email"];
+    for (let i = 0; i < ROWS; i++) lines.push(`Cliente ${i};55119${String(10000000 + i)};;`);
+    const csv = Buffer.from(lines.join("\n"));
+    const rssBefore = rssMiB(pid);
+    let peak = rssBefore;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, rssMiB(pid));
+        await sleep(50);
+      }
+    })();
+    const waits: number[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/contacts?pageNumber=1`, { headers: auth });
+        await res.arrayBuffer();
+        waits.push(performance.now() - started);
+        await sleep(20);
+      }
+    })();
+
+    const started = Date.now();
+    const form = new FormData();
+    form.set("file", new Blob([csv], { type: "text/csv" }), "contatos.csv");
+    const upload = await fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form });
+    const job = (await upload.json()) as { jobId: string; status: string };
+    if (!upload.ok) throw new Error(`upload: HTTP ${upload.status} ${JSON.stringify(job)}`);
+    let status = job;
+    while (status.status !== "done" && status.status !== "failed") {
+      await sleep(250);
+      status = (await (await fetch(`${base}/api/contacts/import/${job.jobId}`, { headers: auth })).json()) as typeof job;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    probing = false;
+    sampling = false;
+    await Promise.all([prober, sampler]);
+    console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`import of ${ROWS} rows (${(csv.length / 1e6).toFixed(1)} MB): ${status.status} in ${seconds.toFixed(1)} s — ${JSON.stringify(status)}`.slice(0, 400));
+    console.log(`server RSS: ${rssBefore.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB during`);
+    console.log(`another user's contacts page during the import (${waits.length} requests): p50 ${pct(waits, 50).toFixed(1)} ms, p99 ${pct(waits, 99).toFixed(1)} ms, max ${pct(waits, 100).toFixed(1)} ms`);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await embedded?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
