@@ -18,7 +18,8 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { freePort, tmpDataDir } from "../apps/server/src/db/embedded.js";
+import { benchDatabase } from "./database.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,14 +29,9 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 async function main() {
-  let embedded: EmbeddedDatabase | undefined;
-  let url = process.env.BENCH_DATABASE_URL;
   const dataDir = tmpDataDir("bench-import");
-  if (!url) {
-    embedded = await startEmbeddedPostgres(dataDir, { persistent: false });
-    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
-    url = embedded.serverUrl("bench");
-  }
+  const db = await benchDatabase("bench-import", dataDir);
+  const url = db.url;
   const port = await freePort();
   const server = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
     env: {
@@ -115,7 +111,7 @@ async function main() {
   } finally {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
-    await embedded?.stop();
+    await db.stop();
   }
 }
 

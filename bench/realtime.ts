@@ -26,7 +26,7 @@ import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { createSession } from "../apps/server/src/core/sessions.js";
 import { TokenService } from "../apps/server/src/core/tokens.js";
-import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { benchDatabase } from "./database.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
@@ -38,13 +38,8 @@ const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
-  let embedded: EmbeddedDatabase | undefined;
-  let url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    embedded = await startEmbeddedPostgres(tmpDataDir("bench-realtime"), { persistent: false });
-    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
-    url = embedded.serverUrl("bench");
-  }
+  const db = await benchDatabase("bench-realtime");
+  const url = db.url;
   const pool = createPool(url, 20);
   let built: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
@@ -141,7 +136,7 @@ async function main() {
   } finally {
     await built?.close();
     await pool.end();
-    await embedded?.stop();
+    await db.stop();
   }
 }
 

@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page, type Request } from "@playwright/test";
 import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
-import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { benchDatabase } from "./database.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
@@ -62,13 +62,8 @@ async function main() {
     const b = spawnSync("npm", ["run", "build", "-w", "apps/web", "--", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
     if (b.status !== 0) throw new Error("web build failed");
   }
-  let embedded: EmbeddedDatabase | undefined;
-  let url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    embedded = await startEmbeddedPostgres(tmpDataDir("bench-web-load"), { persistent: false });
-    await ensureDatabase(embedded.serverUrl("postgres"), "bench");
-    url = embedded.serverUrl("bench");
-  }
+  const db = await benchDatabase("bench-web-load");
+  const url = db.url;
   const pool = createPool(url, 10);
   let built: Awaited<ReturnType<typeof buildApp>> | undefined;
   let browser: Browser | undefined;
@@ -126,7 +121,7 @@ async function main() {
     await browser?.close();
     await built?.close();
     await pool.end();
-    await embedded?.stop();
+    await db.stop();
   }
 }
 
