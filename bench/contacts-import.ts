@@ -13,16 +13,13 @@
  * the background job until done and prints the import's time, the server's peak RSS (before, during)
  * and the other requests' p50/p99/max.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, tmpDataDir } from "../apps/server/src/db/embedded.js";
+import { tmpDataDir } from "../apps/server/src/db/embedded.js";
 import { benchDatabase } from "./database.js";
+import { startServerProcess } from "./server-process.js";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ADMIN = { email: "admin@import.test", password: "import-admin-password" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
@@ -32,35 +29,9 @@ async function main() {
   const dataDir = tmpDataDir("bench-import");
   const db = await benchDatabase("bench-import", dataDir);
   const url = db.url;
-  const port = await freePort();
-  const server = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: url,
-      DATA_DIR: dataDir,
-      WEB_DIST: "/nonexistent",
-      JWT_SECRET: "i".repeat(40),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "warn",
-      REDIS_URL: "",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startServerProcess({ databaseUrl: url, dataDir, env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+  const { base, pid } = server;
   try {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (i > 300) throw new Error("server did not start");
-      await sleep(200);
-    }
-    // the server process itself (tsx runs it in a child of its own)
-    const pids = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    const pid = pids[0] ?? server.pid!;
     const login = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
     const token = ((await login.json()) as { token: string }).token;
     const auth = { authorization: `Bearer ${token}` };
@@ -109,8 +80,7 @@ async function main() {
     console.log(`server RSS: ${rssBefore.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB during`);
     console.log(`another user's contacts page during the import (${waits.length} requests): p50 ${pct(waits, 50).toFixed(1)} ms, p99 ${pct(waits, 99).toFixed(1)} ms, max ${pct(waits, 100).toFixed(1)} ms`);
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await server.stop();
     await db.stop();
   }
 }

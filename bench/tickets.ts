@@ -20,6 +20,7 @@ import { hashPassword } from "../apps/server/src/core/password.js";
 import { startEmbeddedPostgres, tmpDataDir, ensureDatabase, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
+import { startServerProcess } from "./server-process.js";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const MESSAGES_PER_TICKET = 10;
@@ -252,11 +253,19 @@ async function main() {
     );
     log("data", counts);
 
-    const config = { ...loadConfig({ NODE_ENV: "production", JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true };
-    const built = await buildApp(config, pool, url);
-    await built.start();
-    await built.app.listen({ port: 0, host: "127.0.0.1" });
-    const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    // The server is a process of its own, so the client's work never shares its event loop; with
+    // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
+    let server: { base: string; stop(): Promise<void> };
+    if (process.env.BENCH_EXPLAIN) {
+      const config = { ...loadConfig({ NODE_ENV: "production", JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
+      const built = await buildApp(config, pool, url);
+      await built.start();
+      await built.app.listen({ port: 0, host: "127.0.0.1" });
+      server = { base: `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`, stop: () => built.close() };
+    } else {
+      server = await startServerProcess({ databaseUrl: url, dataDir: dataDir ?? tmpDataDir("bench-server"), env: { ENABLE_SANDBOX: "true" } });
+    }
+    const base = server.base;
     const login = async (email: string) => {
       const res = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
       return ((await res.json()) as { token: string }).token;
@@ -370,7 +379,7 @@ async function main() {
     console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} (${os.cpus().length} CPUs)`);
     console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) |\n|---|---:|---:|---:|");
     for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
-    await built.close();
+    await server.stop();
   } finally {
     // cleanup after the measurements: reported, never hiding the run's own failure
     await pool.end().catch((err: unknown) => console.warn("cleanup: could not close the pool", err));

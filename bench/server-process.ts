@@ -1,0 +1,61 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../apps/server/src/db/embedded.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ServerProcess {
+  base: string;
+  /** The server's own process id (tsx runs it as its child), for reading its memory. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server as a process of its own (apps/server/src/main.ts, production settings), so a
+ * benchmark's client never shares its event loop or memory. Resolves once /api/health answers.
+ */
+export async function startServerProcess(o: { databaseUrl: string; dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: o.databaseUrl,
+      DATA_DIR: o.dataDir,
+      WEB_DIST: "/nonexistent",
+      JWT_SECRET: "s".repeat(40),
+      ADMIN_EMAIL: "admin@bench.local",
+      ADMIN_PASSWORD: "bench-admin-password",
+      LOG_LEVEL: "warn",
+      REDIS_URL: "",
+      ...o.env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  };
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (child.exitCode !== null || i > 300) {
+      await stop();
+      throw new Error("the server did not start");
+    }
+    await sleep(200);
+  }
+  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  return { base, pid: children[0] ?? child.pid!, stop };
+}
