@@ -13,11 +13,12 @@ test("an outgoing message whose send failed shows the red error icon with the re
     t.companyId,
     whatsappId,
   ]);
-  // One refused send (as the server records it) and one still pending.
+  // One refused send (as the server records it), one still pending and one waiting for another attempt.
   await db().exec(
     `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, media_type, ack, read, send_status, send_error)
      VALUES ($1, $2, $3, $4, 'Não chegou', true, 'chat', 0, true, 'failed', 'Message undeliverable (131026): Receiver incapable'),
-            ($1, $2, $3, $4, 'A caminho', true, 'chat', 0, true, 'pending', NULL)`,
+            ($1, $2, $3, $4, 'A caminho', true, 'chat', 0, true, 'pending', NULL),
+            ($1, $2, $3, $4, 'Tentando de novo', true, 'chat', 0, true, 'retrying', 'ERR_SENDING_WAPP_MSG: (#130429) Rate limit hit')`,
     [t.companyId, ticket.id, ticket.contact_id, whatsappId],
   );
 
@@ -32,6 +33,10 @@ test("an outgoing message whose send failed shows the red error icon with the re
   await expect(pending.locator('[data-ack="pending"]')).toBeVisible();
   await failed.locator('[data-ack="failed"]').hover();
   await expect(page.getByRole("tooltip")).toHaveText("Falha no envio: Message undeliverable (131026): Receiver incapable");
+  const retrying = view.locator('[data-testid="message"][data-from-me="true"]').filter({ hasText: "Tentando de novo" });
+  await expect(retrying.locator('[data-ack="failed"]')).toHaveCount(0);
+  await retrying.locator('[data-ack="retrying"]').hover();
+  await expect(page.getByRole("tooltip", { name: "Nova tentativa em instantes" })).toBeVisible();
   await page.screenshot({ path: "/tmp/tickets-send-failed.png" });
   expect(consoleErrors.errors).toEqual([]);
 });

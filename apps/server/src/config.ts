@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true). */
   trustProxy: boolean;
+  /** The first wait before another attempt of a message the provider refused for now (default: SEND_RETRY.baseMs). */
+  sendRetryBaseMs?: number;
   /** Start the durable job workers in this process. */
   runJobs: boolean;
   /** Sandbox connections (a test phone in the browser): off in production unless ENABLE_SANDBOX=true. */

@@ -22,11 +22,20 @@ export interface WhatsappDriver {
   precheck?(to: string, outgoing?: OutgoingCheck): Promise<void>;
   sendText(to: string, body: string, opts?: SendOptions): Promise<SentMessage>;
   sendMedia(to: string, media: OutgoingMedia, opts?: SendOptions): Promise<SentMessage>;
+  /** An approved template (official API only; drivers without templates omit it). */
+  sendTemplate?(to: string, template: TemplateMessage): Promise<SentMessage>;
   deleteMessage(to: string, providerId: string): Promise<void>;
   /** Tells the contact's phone their messages were read. */
   markRead(to: string): Promise<void>;
   /** The number as WhatsApp knows it (digits), or null when it has no WhatsApp; drivers that cannot tell omit it. */
   checkNumber?(number: string): Promise<string | null>;
+}
+
+/** A template message as the Cloud API takes it (name, language code, filled components). */
+export interface TemplateMessage {
+  name: string;
+  language: string;
+  components?: unknown[];
 }
 
 /** What a send is about to carry, for the driver's precheck (the text, or the file and its caption). */

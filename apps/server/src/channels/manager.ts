@@ -4,7 +4,7 @@ import { AppError } from "../core/errors.js";
 import { rooms } from "../core/realtime.js";
 import { presentSession, presentWhatsapp } from "../domains/whatsapp/presenter.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
-import type { DriverEvents, WhatsappDriver } from "./driver.js";
+import type { DriverEvents, OutgoingCheck, WhatsappDriver } from "./driver.js";
 import { applyAck, applyEdit, applyRevoke, processInbound } from "./inbound.js";
 import { SandboxDriver } from "./sandbox-driver.js";
 import { claimQueued, deliverQueued, failInterrupted } from "../domains/messages/send-message.js";
@@ -35,13 +35,24 @@ export function registerDriverFactory(provider: string, factory: DriverFactory):
   factories.set(provider, factory);
 }
 
+/**
+ * A provider's checks before a message is stored, for a process that does not run the connection (the
+ * message goes through the outbox): the same refusals as the driver's own `precheck`, from the database.
+ */
+export type RemotePrecheck = (ctx: AppContext, companyId: number, whatsappId: number, to: string, outgoing?: OutgoingCheck) => Promise<void>;
+const remotePrechecks = new Map<string, RemotePrecheck>();
+
+export function registerRemotePrecheck(provider: string, check: RemotePrecheck): void {
+  remotePrechecks.set(provider, check);
+}
+
 export function supportedProviders(): string[] {
   return [...factories.keys()];
 }
 
 export type SendTarget =
   | { kind: "local"; driver: WhatsappDriver; expiresTicket: number }
-  | { kind: "remote"; expiresTicket: number };
+  | { kind: "remote"; expiresTicket: number; precheck?: (to: string, outgoing?: OutgoingCheck) => Promise<void> };
 
 /** How often a process that runs drivers checks its leases and its connections' outboxes. */
 export const OUTBOX_POLL_MS = 500;
@@ -93,7 +104,11 @@ export class ChannelManager {
     if (route.status !== "CONNECTED") throw notConnected();
     const driver = this.drivers.get(whatsappId);
     if (driver && driver.companyId === companyId && route.owner !== "other") return { kind: "local", driver, expiresTicket: route.expires_ticket };
-    if (route.owner === "other") return { kind: "remote", expiresTicket: route.expires_ticket };
+    if (route.owner === "other") {
+      const check = remotePrechecks.get(route.provider);
+      const precheck = check ? (to: string, outgoing?: OutgoingCheck) => check(this.ctx, companyId, whatsappId, to, outgoing) : undefined;
+      return { kind: "remote", expiresTicket: route.expires_ticket, precheck };
+    }
     throw notConnected();
   }
 

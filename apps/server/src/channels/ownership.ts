@@ -108,8 +108,8 @@ export function unownedConnected(sql: Sql) {
 
 /** Where a connection's driver runs, as seen from `ownerId`. */
 export function connectionRoute(sql: Sql, companyId: number, whatsappId: number, ownerId: string) {
-  return sql.maybe<{ status: string; expires_ticket: number; owner: "me" | "other" | "none" }>(
-    `SELECT w.status, w.expires_ticket,
+  return sql.maybe<{ status: string; provider: string; expires_ticket: number; owner: "me" | "other" | "none" }>(
+    `SELECT w.status, w.provider, w.expires_ticket,
             CASE WHEN o.owner_id IS NULL OR o.heartbeat_at < now() - make_interval(secs => $4) THEN 'none'
                  WHEN o.owner_id = $3 THEN 'me' ELSE 'other' END AS owner
        FROM whatsapps w LEFT JOIN connection_owners o ON o.whatsapp_id = w.id

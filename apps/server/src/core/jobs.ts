@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
+import type { Sql } from "../db/sql.js";
 
 /** A durable job: its name, payload schema and handler (documenso's job definitions). */
 export interface JobDefinition<S extends z.ZodType> {
@@ -17,6 +18,8 @@ export interface JobDefinition<S extends z.ZodType> {
 export interface SendOptions {
   startAfter?: Date | number;
   singletonKey?: string;
+  /** Stores the job within this transaction: it exists exactly when the transaction commits. */
+  db?: Sql;
 }
 
 /**
@@ -83,6 +86,7 @@ export class Jobs {
     return this.boss.send(name, data, {
       startAfter: typeof options.startAfter === "number" ? new Date(options.startAfter) : options.startAfter,
       singletonKey: options.singletonKey,
+      ...(options.db ? { db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await options.db!.many(text, values) }) } } : {}),
     });
   }
 

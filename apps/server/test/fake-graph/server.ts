@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { GraphErrorAnswer } from "./errors.js";
 import { checkTemplateSend } from "./template-send.js";
 
 /**
@@ -106,6 +107,10 @@ export class FakeGraph {
   readonly knownPhones = new Map<string, FakePhone>();
   /** WABAs the app subscribed to (POST /{waba-id}/subscribed_apps): their webhooks reach the app. */
   readonly subscribedWabas = new Set<string>();
+  /** Sends to a number that the fake answers with an error: the next `count` sends, one answer each. */
+  private readonly failing = new Map<string, GraphErrorAnswer[]>();
+  /** Every refused send (the error answered), for assertions. */
+  readonly refusals: { to: string; code: number }[] = [];
   /** Every request path seen (method + path), for assertions. */
   readonly requests: string[] = [];
   private app: FastifyInstance | null = null;
@@ -129,6 +134,13 @@ export class FakeGraph {
     const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
     this.media.set(id, { data, mimeType });
     return id;
+  }
+
+  /** Answers the next `count` message sends to `to` (text, media or template) with `error` (test/fake-graph/errors.ts). */
+  failNext(to: string, count: number, error: GraphErrorAnswer): void {
+    const queue = this.failing.get(to) ?? [];
+    for (let i = 0; i < count; i++) queue.push(error);
+    this.failing.set(to, queue);
   }
 
   /** The messages (not read receipts) sent to one number. */
@@ -256,6 +268,11 @@ export class FakeGraph {
           }
           const to = recipient ?? String(body.to ?? "").replace(/^\+/, "");
           if (recipient === null && !/^\d{8,15}$/.test(to)) return graphError(reply, 400, 131009, "Parameter value is not valid", "Invalid phone number");
+          const failure = this.failing.get(to)?.shift();
+          if (failure) {
+            this.refusals.push({ to, code: failure.body.error.code });
+            return reply.status(failure.status).send({ error: { ...failure.body.error, fbtrace_id: randomBytes(8).toString("base64url") } });
+          }
           const type = String(body.type ?? "text");
           if (!(type in body) && type !== "text") return graphError(reply, 400, 100, `Param ${type} is required`);
           if (type === "text" && typeof (body.text as { body?: unknown } | undefined)?.body !== "string") {

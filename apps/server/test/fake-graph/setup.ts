@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Config } from "../../src/config.js";
 import { buildTenant, createTestApp, type TestApp } from "../helper.js";
 import { fakePhone } from "./builders.js";
 import { FakeGraph } from "./server.js";
@@ -10,9 +11,9 @@ export { FakeGraph };
 export { fakePhone, fakeTemplate } from "./builders.js";
 
 /** The app under test with its Graph base URL on the fake and its media in a private folder. */
-export async function createOfficialTestApp(fake: FakeGraph): Promise<TestApp> {
+export async function createOfficialTestApp(fake: FakeGraph, overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "atende-official-"));
-  const app = await createTestApp({ whatsappGraphUrl: fake.url, dataDir });
+  const app = await createTestApp({ whatsappGraphUrl: fake.url, dataDir, ...overrides });
   const close = app.close.bind(app);
   app.close = async () => {
     await close();

@@ -59,6 +59,11 @@ export const message = z.object({
    * Cloud API reported status `failed` with Meta's error); null otherwise. Shown as the error icon.
    */
   sendError: z.string().nullable().optional(),
+  /**
+   * An outgoing message the provider refused for now (rate limit, a temporary error): it waits for
+   * another attempt and is shown as pending. `attempts` made so far; the next one at `nextAttemptAt`.
+   */
+  retry: z.object({ attempts: z.number().int(), nextAttemptAt: z.string().nullable() }).nullable().optional(),
   /** Reactions of the contact (official API); optional for older clients' caches. */
   reactions: z.array(messageReaction).optional(),
   /** The ad the contact clicked to start this conversation (official API), when any. */

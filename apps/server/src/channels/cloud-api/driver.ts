@@ -2,23 +2,32 @@ import { isWhatsappUserId } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import * as officialRepo from "../../domains/official-whatsapp/repository.js";
-import type { DriverEvents, OutgoingCheck, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "../driver.js";
+import type { DriverEvents, OutgoingCheck, OutgoingMedia, SendOptions, SentMessage, TemplateMessage, WhatsappDriver } from "../driver.js";
 import { GraphClient, GraphError, GraphUnavailable } from "./graph-client.js";
 import { assertCloudLimits, cloudMediaType } from "./limits.js";
 import { numberStateFromGraph } from "./number-state.js";
+import { GRAPH_TOKEN_INVALID, mapGraphError, sessionExpired } from "./send-errors.js";
 
 /** Meta's customer-service window: free-form messages only within 24 h of the contact's last message. */
 export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Graph error "Re-engagement message": more than 24 hours since the customer last replied. */
-export const GRAPH_WINDOW_CLOSED = 131047;
-/** Graph error "Invalid OAuth access token": the business's token expired or was revoked. */
-export const GRAPH_TOKEN_INVALID = 190;
 
-export interface TemplateMessage {
-  name: string;
-  language: string;
-  components?: unknown[];
+/**
+ * The checks made before a message is stored (a refused send leaves no row): Meta's limits of the
+ * text or file, and the 24-hour window. Reads the database only, so a process that does not run the
+ * connection (its message goes through the outbox) checks the same way.
+ */
+export async function cloudPrecheck(ctx: AppContext, companyId: number, whatsappId: number, to: string, outgoing?: OutgoingCheck): Promise<void> {
+  if (outgoing) assertCloudLimits(outgoing);
+  await ensureWindow(ctx, companyId, whatsappId, to);
 }
+
+/** Free-form messages need the contact's last message within 24 hours (checked before calling Meta). */
+async function ensureWindow(ctx: AppContext, companyId: number, whatsappId: number, to: string): Promise<void> {
+  const last = await officialRepo.lastInboundAt(ctx.sql, companyId, whatsappId, to);
+  if (!last || Date.now() - last.getTime() > SESSION_WINDOW_MS) throw sessionExpired();
+}
+
+export type { TemplateMessage } from "../driver.js";
 
 /**
  * A connection on the official WhatsApp Cloud API: sending is an HTTP call to the Graph API with the
@@ -72,16 +81,13 @@ export class CloudApiDriver implements WhatsappDriver {
     // nothing held open
   }
 
-  /** Free-form messages need the contact's last message within 24 hours (checked before calling Meta). */
-  private async ensureWindow(to: string): Promise<void> {
-    const last = await officialRepo.lastInboundAt(this.ctx.sql, this.companyId, this.whatsappId, to);
-    if (!last || Date.now() - last.getTime() > SESSION_WINDOW_MS) throw sessionExpired();
+  private ensureWindow(to: string): Promise<void> {
+    return ensureWindow(this.ctx, this.companyId, this.whatsappId, to);
   }
 
   /** The channel layer checks Meta's limits and the window before storing a message (a refused send leaves no row). */
-  async precheck(to: string, outgoing?: OutgoingCheck): Promise<void> {
-    if (outgoing) assertCloudLimits(outgoing);
-    await this.ensureWindow(to);
+  precheck(to: string, outgoing?: OutgoingCheck): Promise<void> {
+    return cloudPrecheck(this.ctx, this.companyId, this.whatsappId, to, outgoing);
   }
 
   private async send(to: string, payload: Record<string, unknown>, opts?: SendOptions): Promise<SentMessage> {
@@ -101,7 +107,8 @@ export class CloudApiDriver implements WhatsappDriver {
   }
 
   /**
-   * The error a failed Graph call answers with; a refused token (190) also marks the connection
+   * The error a failed Graph call answers with (a RetryLaterError when another attempt may succeed,
+   * else Meta's text); a refused token (190) also marks the connection
    * REAUTH_REQUIRED (shown on the connections pages) instead of leaving it CONNECTED: every send would
    * fail until the business gets a new token (saving it, then starting the connection again, brings it back).
    */
@@ -154,17 +161,4 @@ export class CloudApiDriver implements WhatsappDriver {
   }
 }
 
-function sessionExpired(): AppError {
-  return new AppError("ERR_WPP_OFFICIAL_SESSION_EXPIRED", "A janela de 24 horas de atendimento expirou; envie um template para retomar a conversa");
-}
-
 const tokenRefused = (err: unknown) => err instanceof GraphError && err.code === GRAPH_TOKEN_INVALID;
-
-function mapGraphError(err: unknown): Error {
-  if (err instanceof AppError) return err;
-  if (err instanceof GraphError && err.code === GRAPH_WINDOW_CLOSED) return sessionExpired();
-  if (err instanceof GraphError || err instanceof GraphUnavailable) {
-    return new AppError("ERR_SENDING_WAPP_MSG", `Não foi possível enviar a mensagem: ${err.message}`);
-  }
-  return err instanceof Error ? err : new Error(String(err));
-}

@@ -1,14 +1,46 @@
 import { createHash } from "node:crypto";
 
-/** Meta's error body: `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`. */
+/** Meta's error object, as the Graph API answers it (Graph API "Handling errors"; Cloud API error codes). */
+export interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  /** Meta's hint that the same request may succeed later. */
+  is_transient?: boolean;
+  error_data?: { messaging_product?: string; details?: string };
+  fbtrace_id?: string;
+}
+
+/** Meta's error body: `{ error: { message, type, code, error_subcode, is_transient, error_data, fbtrace_id } }`, with the HTTP status. */
 export class GraphError extends Error {
+  readonly subcode: number | null;
+  readonly type: string;
+  readonly isTransient: boolean;
+  readonly fbtraceId: string;
+
   constructor(
     readonly status: number,
     readonly code: number | null,
     message: string,
     readonly details = "",
+    extra: { subcode?: number | null; type?: string; isTransient?: boolean; fbtraceId?: string } = {},
   ) {
     super(message);
+    this.subcode = extra.subcode ?? null;
+    this.type = extra.type ?? "";
+    this.isTransient = extra.isTransient ?? false;
+    this.fbtraceId = extra.fbtraceId ?? "";
+  }
+
+  /** The error a non-2xx answer carries (an answer without Meta's error object keeps its HTTP status). */
+  static fromBody(status: number, e: GraphErrorBody | undefined): GraphError {
+    return new GraphError(status, typeof e?.code === "number" ? e.code : null, e?.message ?? `Graph HTTP ${status}`, e?.error_data?.details ?? "", {
+      subcode: typeof e?.error_subcode === "number" ? e.error_subcode : null,
+      type: e?.type ?? "",
+      isTransient: e?.is_transient === true,
+      fbtraceId: e?.fbtrace_id ?? "",
+    });
   }
 }
 
@@ -96,8 +128,7 @@ export class GraphClient {
       data = {};
     }
     if (!res.ok) {
-      const e = (data as { error?: { message?: string; code?: number; error_data?: { details?: string } } }).error;
-      throw new GraphError(res.status, typeof e?.code === "number" ? e.code : null, e?.message ?? `Graph HTTP ${res.status}`, e?.error_data?.details ?? "");
+      throw GraphError.fromBody(res.status, (data as { error?: GraphErrorBody }).error);
     }
     return data as T;
   }

@@ -43,6 +43,7 @@ export function presentMessage(row: MessageRow): Message {
     userId: row.user_id,
     user: row.user_id !== null && row.user_name !== null ? { id: row.user_id, name: row.user_name } : null,
     sendError: row.from_me && row.send_status === "failed" ? sendErrorText(row.send_error) : null,
+    retry: row.from_me && row.send_status === "retrying" ? { attempts: row.send_attempts, nextAttemptAt: row.next_attempt_at?.toISOString() ?? null } : null,
     reactions: row.reactions ?? [],
     referral: row.referral ? presentReferral(row.referral) : null,
     mediaUnavailable: row.media_unavailable ?? false,

@@ -33,6 +33,8 @@ export interface MessageRow {
   q_is_deleted: boolean | null;
   send_status: string | null;
   send_error: string | null;
+  send_attempts: number;
+  next_attempt_at: Date | null;
   reactions: { from: string; emoji: string }[];
   referral: Record<string, unknown> | null;
   media_unavailable: boolean;
@@ -48,7 +50,7 @@ export const MESSAGE_COLUMNS = `
   c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
   qm.id AS q_id, qm.body AS q_body, qm.from_me AS q_from_me, qm.media_type AS q_media_type,
   (qm.media_path IS NOT NULL) AS q_has_media, qm.is_deleted AS q_is_deleted,
-  m.send_status, m.send_error, m.reactions, m.referral, m.media_unavailable, m.unsupported, m.created_at, m.updated_at`;
+  m.send_status, m.send_error, m.send_attempts, m.next_attempt_at, m.reactions, m.referral, m.media_unavailable, m.unsupported, m.created_at, m.updated_at`;
 
 export const MESSAGE_JOINS = `
   JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart, parseOrThrow } from "./multipart.js";
+import { defineSendRetryJob } from "./send-retry.js";
 import * as service from "./service.js";
 
 /** A multipart field that holds JSON, or its plain text (the schema that follows decides whether that is valid). */
@@ -19,6 +20,7 @@ const ticketIdParam = z.object({ ticketId: z.coerce.number().int().positive() })
 const messageIdParam = z.object({ messageId: z.coerce.number().int().positive() });
 
 export const messagesRoutes: Domain = (api, ctx) => {
+  defineSendRetryJob(ctx);
   api.get(
     "/messages/media/:messageId",
     { schema: { params: messageIdParam } },

@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode, type MediaType, cleanMediaType } from "@atende/shared";
-import type { SentMessage, WhatsappDriver } from "../../channels/driver.js";
+import type { SentMessage, TemplateMessage, WhatsappDriver } from "../../channels/driver.js";
 import { channels } from "../../channels/manager.js";
+import { RetryLaterError } from "../../channels/send-errors.js";
 import { touchExpiry } from "../../channels/routing/expiry.js";
 import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { AppContext } from "../../core/context.js";
@@ -14,6 +15,7 @@ import type { TicketRow } from "../tickets/repository.js";
 import { messagePreview } from "./presenter.js";
 import { presentMessage } from "./presenter.js";
 import * as repo from "./repository.js";
+import { recordRetryableFailure } from "./send-retry.js";
 
 export interface OutgoingFile {
   data: Buffer;
@@ -36,6 +38,8 @@ export interface SendInput {
   /** An already-stored attachment (quick message media), reused without copying. */
   stored?: { path: string; fileName: string; mimetype: string };
   quotedMsgId?: number | null;
+  /** An approved template (official API): sent as such, also outside the 24-hour window; `body` is its rendered text. */
+  template?: TemplateMessage;
 }
 
 /** How long a send waits for the process that runs the connection before answering with the queued row. */
@@ -48,6 +52,7 @@ interface Delivery {
   body: string;
   media: { data: Buffer; fileName: string; mimetype: string; type: MediaType } | null;
   quotedProviderId?: string;
+  template?: TemplateMessage | null;
 }
 
 /**
@@ -55,8 +60,10 @@ interface Delivery {
  * pending; send_status `pending`, or `queued` when another server process runs the connection), with
  * the ticket's last message; then the driver sends it and the row gets its provider id and ack 1. A
  * refused send leaves the row `failed` (ack 0, send_error) and answers ERR_SENDING_WAPP_MSG (or the
- * driver's own code), so a message is never sent without being recorded. Refusals known before any
- * send (not connected, a connection's own number, the official 24-hour window) store nothing.
+ * driver's own code), so a message is never sent without being recorded. A send the provider refused
+ * for now (RetryLaterError) leaves it `retrying`, shown as pending, and a job tries again
+ * (send-retry.ts). Refusals known before any send (not connected, a connection's own number, the
+ * official 24-hour window and limits, also for a message that goes through the outbox) store nothing.
  */
 export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<repo.MessageRow> {
   const { ticket } = input;
@@ -78,9 +85,10 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
     storedData = await readStored(ctx, input.stored.path);
     if (!storedData) throw new AppError("ERR_VALIDATION", "Arquivo não encontrado");
   }
-  if (target.kind === "local" && target.driver.precheck) {
+  const precheck = target.kind === "local" ? target.driver.precheck?.bind(target.driver) : target.precheck;
+  if (precheck && !input.template) {
     const file = input.file ?? (input.stored && storedData ? { data: storedData, mimetype: input.stored.mimetype } : null);
-    await target.driver.precheck(to, { body: input.body, media: file ? { data: file.data, mimetype: cleanMediaType(file.mimetype) } : undefined });
+    await precheck(to, { body: input.body, media: file ? { data: file.data, mimetype: cleanMediaType(file.mimetype) } : undefined });
   }
 
   const storage = mediaStorage(ctx.config.dataDir);
@@ -110,6 +118,7 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
       quotedMsgId: input.quotedMsgId ?? null,
       userId: input.userId,
       status: target.kind === "local" ? "pending" : "queued",
+      template: input.template ?? null,
     });
     await repo.touchTicketWithMessage(sql, companyId, ticket.id, messageId, messagePreview(input.body, media?.type ?? "chat", media?.fileName), true);
     await touchExpiry(ctx, sql, companyId, ticket.id, target.expiresTicket);
@@ -123,7 +132,7 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
     return row;
   }
   try {
-    await deliver(ctx, target.driver, { companyId, id, to, body: input.body, media, quotedProviderId });
+    await deliver(ctx, target.driver, { companyId, id, to, body: input.body, media, quotedProviderId, template: input.template });
   } catch (err) {
     await emitCreated(ctx, companyId, ticket.id, id);
     throw err;
@@ -152,27 +161,27 @@ interface OutgoingRow {
   quotedMsgId: number | null;
   userId: number | null;
   status: "pending" | "queued";
+  template: TemplateMessage | null;
 }
 
 async function insertOutgoing(sql: Sql, m: OutgoingRow): Promise<number> {
   const row = await sql.one<{ id: number }>(
     `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, media_type, media_path, media_name, mimetype,
-                           ack, read, quoted_msg_id, user_id, send_status)
-     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, 0, true, $10, $11, $12) RETURNING id`,
-    [m.companyId, m.ticketId, m.contactId, m.whatsappId, m.body, m.mediaType, m.mediaPath, m.mediaName, m.mimetype, m.quotedMsgId, m.userId, m.status],
+                           ack, read, quoted_msg_id, user_id, send_status, send_template)
+     VALUES ($1, $2, $3, $4, $5, true, $6, $7, $8, $9, 0, true, $10, $11, $12, $13) RETURNING id`,
+    [m.companyId, m.ticketId, m.contactId, m.whatsappId, m.body, m.mediaType, m.mediaPath, m.mediaName, m.mimetype, m.quotedMsgId, m.userId, m.status, m.template],
   );
   return row.id;
 }
 
-/** The driver call and its outcome on the stored row. */
+/** The driver call and its outcome on the stored row: sent, retrying (refused for now) or failed. */
 async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Promise<void> {
   let sent: SentMessage;
   try {
-    const opts = { quotedProviderId: m.quotedProviderId };
-    sent = m.media
-      ? await driver.sendMedia(m.to, { ...m.media, mediaType: m.media.type, caption: m.body || undefined }, opts)
-      : await driver.sendText(m.to, m.body, opts);
+    sent = await callDriver(driver, m);
   } catch (err) {
+    if (err instanceof RetryLaterError && (await recordRetryableFailure(ctx, m.companyId, m.id, err)) === "retrying") return;
+    if (err instanceof RetryLaterError) throw err;
     const e = err instanceof AppError ? err : new AppError("ERR_SENDING_WAPP_MSG", "Não foi possível enviar a mensagem");
     await markFailed(ctx.sql, m.companyId, m.id, e);
     throw e;
@@ -181,10 +190,21 @@ async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Pr
   if (sent.waId) await rememberWhatsappId(ctx.sql, m.companyId, m.id, sent.waId);
 }
 
+function callDriver(driver: WhatsappDriver, m: Delivery): Promise<SentMessage> {
+  if (m.template) {
+    if (!driver.sendTemplate) throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
+    return driver.sendTemplate(m.to, m.template);
+  }
+  const opts = { quotedProviderId: m.quotedProviderId };
+  if (m.media) return driver.sendMedia(m.to, { ...m.media, mediaType: m.media.type, caption: m.body || undefined }, opts);
+  return driver.sendText(m.to, m.body, opts);
+}
+
 async function markSent(sql: Sql, companyId: number, id: number, providerId: string): Promise<void> {
   try {
     await sql.exec(
-      `UPDATE messages SET provider_id = $3, ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, updated_at = now()
+      `UPDATE messages SET provider_id = $3, ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, send_attempts = send_attempts + 1,
+                          next_attempt_at = NULL, updated_at = now()
         WHERE company_id = $1 AND id = $2`,
       [companyId, id, providerId],
     );
@@ -192,7 +212,9 @@ async function markSent(sql: Sql, companyId: number, id: number, providerId: str
     if ((err as { code?: string }).code !== "23505") throw err;
     // The provider's echo of this very message was stored first: this row stays the agent's, without the id.
     await sql.exec(
-      "UPDATE messages SET ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, updated_at = now() WHERE company_id = $1 AND id = $2",
+      `UPDATE messages SET ack = GREATEST(ack, 1), send_status = 'sent', send_error = NULL, send_attempts = send_attempts + 1, next_attempt_at = NULL,
+                          updated_at = now()
+        WHERE company_id = $1 AND id = $2`,
       [companyId, id],
     );
   }
@@ -200,7 +222,8 @@ async function markSent(sql: Sql, companyId: number, id: number, providerId: str
 
 async function markFailed(sql: Sql, companyId: number, id: number, err: AppError): Promise<void> {
   await sql.exec(
-    "UPDATE messages SET send_status = 'failed', send_error = $3, ack = 0, updated_at = now() WHERE company_id = $1 AND id = $2",
+    `UPDATE messages SET send_status = 'failed', send_error = $3, ack = 0, send_attempts = send_attempts + 1, next_attempt_at = NULL, updated_at = now()
+      WHERE company_id = $1 AND id = $2`,
     [companyId, id, `${err.code}: ${err.message}`.slice(0, 1000)],
   );
 }
@@ -218,7 +241,7 @@ async function emitCreated(ctx: AppContext, companyId: number, ticketId: number,
   return row;
 }
 
-/** A queued message: waits (bounded) until the owner process has sent or refused it. */
+/** A queued message: waits (bounded) until the owner process has sent or refused it, or it waits for another attempt. */
 async function waitForOwner(sql: Sql, companyId: number, id: number) {
   const until = Date.now() + REMOTE_SEND_WAIT_MS;
   let delay = 25;
@@ -227,7 +250,7 @@ async function waitForOwner(sql: Sql, companyId: number, id: number) {
       "SELECT send_status, send_error FROM messages WHERE company_id = $1 AND id = $2",
       [companyId, id],
     );
-    if (!row || row.send_status === "sent" || row.send_status === "failed" || Date.now() > until) return row;
+    if (!row || row.send_status === "sent" || row.send_status === "failed" || row.send_status === "retrying" || Date.now() > until) return row;
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 200);
   }
@@ -257,8 +280,10 @@ export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, com
     mimetype: string | null;
     number: string;
     quoted_provider_id: string | null;
+    send_template: TemplateMessage | null;
   }>(
-    `SELECT m.ticket_id, m.body, m.media_type, m.media_path, m.media_name, m.mimetype, COALESCE(c.wa_id, c.number) AS number, q.provider_id AS quoted_provider_id
+    `SELECT m.ticket_id, m.body, m.media_type, m.media_path, m.media_name, m.mimetype, COALESCE(c.wa_id, c.number) AS number, q.provider_id AS quoted_provider_id,
+            m.send_template
        FROM messages m
        JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
        LEFT JOIN messages q ON q.company_id = m.company_id AND q.id = m.quoted_msg_id
@@ -278,7 +303,8 @@ export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, com
       media = { data, fileName: m.media_name ?? "arquivo", mimetype, type: m.media_type };
     }
     // deliver records a failure on the message row (failed, with the error), which the update below shows
-    await deliver(ctx, driver, { companyId, id, to: m.number, body: m.body, media, quotedProviderId: m.quoted_provider_id ?? undefined }).catch(
+    const delivery = { companyId, id, to: m.number, body: m.body, media, quotedProviderId: m.quoted_provider_id ?? undefined, template: m.send_template };
+    await deliver(ctx, driver, delivery).catch(
       (err: unknown) => ctx.log.warn({ err, companyId, messageId: id, ticketId: m.ticket_id }, "queued message not sent"),
     );
   } finally {
@@ -290,7 +316,8 @@ export async function deliverQueued(ctx: AppContext, driver: WhatsappDriver, com
 
 /**
  * A process taking over a connection: messages another process was sending more than a minute ago
- * (it stopped mid-send) are marked failed rather than sent a second time.
+ * (it stopped mid-send) are marked failed rather than sent a second time. Messages waiting for another
+ * attempt (`retrying`) are left to their durable job.
  */
 export async function failInterrupted(ctx: AppContext, whatsappId: number): Promise<void> {
   await ctx.sql.exec(

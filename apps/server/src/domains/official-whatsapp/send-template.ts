@@ -1,4 +1,3 @@
-import { rememberWhatsappId } from "../contacts/identity.js";
 import { fillTemplate, type Message, type officialTemplateSendInput, type WhatsappTemplate } from "@atende/shared";
 import type { z } from "zod";
 import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
@@ -6,10 +5,8 @@ import { channels } from "../../channels/manager.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
-import { messagePreview, presentMessage } from "../messages/presenter.js";
-import * as messageRepo from "../messages/repository.js";
-import { emitAppMessage } from "../tickets/events.js";
-import * as ticketRepo from "../tickets/repository.js";
+import { presentMessage } from "../messages/presenter.js";
+import { sendOutgoing } from "../messages/send-message.js";
 import { assertMaySend } from "../messages/service.js";
 import { loadVisibleTicket } from "../tickets/service.js";
 import { presentTemplate, templateParameterFormat, type TemplateRow } from "./presenter.js";
@@ -38,7 +35,9 @@ export async function listTicketTemplates(ctx: AppContext, actor: RequestActor, 
 /**
  * POST /officialWhatsapp/ticket/{ticketId}/template: sends an APPROVED template of the connection's
  * business on an official ticket, also outside the 24-hour window, and records it as the agent's
- * message (its body is the rendered template text).
+ * message (its body is the rendered template text). Stored before it is sent, like any message: a
+ * refusal Meta may lift (rate limits, temporary errors) leaves it waiting for another attempt, any
+ * other refusal leaves it failed with Meta's text and answers the error.
  */
 export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor, ticketId: number, input: Input): Promise<Message> {
   const ticket = await loadVisibleTicket(ctx, actor, ticketId);
@@ -67,30 +66,12 @@ export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor,
     });
   }
 
-  const sent = await driver.sendTemplate(ticket.contact_address, { name: template.name, language: template.language, components: filled.components });
-  const text = filled.text || template.name;
-  const id = await ctx.sql.tx(async (sql) => {
-    const messageId = await messageRepo.insertMessage(sql, {
-      companyId: ticket.company_id,
-      ticketId: ticket.id,
-      contactId: ticket.contact_id,
-      whatsappId: ticket.whatsapp_id,
-      providerId: sent.providerId,
-      body: text,
-      fromMe: true,
-      mediaType: "chat",
-      ack: 1,
-      read: true,
-      userId: actor.id,
-    });
-    if (messageId === null) throw new AppError("ERR_CREATING_MESSAGE");
-    await messageRepo.touchTicketWithMessage(sql, ticket.company_id, ticket.id, messageId, messagePreview(text, "chat"), true);
-    if (sent.waId) await rememberWhatsappId(sql, ticket.company_id, messageId, sent.waId);
-    return messageId;
+  // stored first and sent like any message: refused for now, it waits for another attempt (shown as pending)
+  const row = await sendOutgoing(ctx, {
+    ticket,
+    body: filled.text || template.name,
+    userId: actor.id,
+    template: { name: template.name, language: template.language, components: filled.components },
   });
-  const row = (await messageRepo.findMessage(ctx.sql, ticket.company_id, id))!;
-  const fresh = (await ticketRepo.findTicket(ctx.sql, ticket.company_id, ticket.id))!;
-  const message = presentMessage(row);
-  await emitAppMessage(ctx, "create", message, fresh);
-  return message;
+  return presentMessage(row);
 }

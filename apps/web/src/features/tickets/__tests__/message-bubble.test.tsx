@@ -75,6 +75,20 @@ describe("message bubble: what the official channel delivers", () => {
     await i18n.changeLanguage("pt");
   });
 
+  it("a message waiting for another attempt shows the pending clock (not the error icon), with 'trying again' in each language", async () => {
+    const expected = { pt: "Nova tentativa em instantes", en: "Trying again in a moment", es: "Nuevo intento en instantes" };
+    for (const [lang, text] of Object.entries(expected)) {
+      await i18n.changeLanguage(lang);
+      const { container } = show(msg({ fromMe: true, ack: 0, sendError: null, retry: { attempts: 2, nextAttemptAt: "2026-11-01T10:00:08.000Z" } }));
+      expect(container.querySelector('[data-ack="failed"]')).toBeNull();
+      expect(container.querySelector('[data-ack="retrying"]')?.getAttribute("aria-label")).toBe(text);
+      cleanup();
+    }
+    await i18n.changeLanguage("pt");
+    const { container } = show(msg({ fromMe: true, ack: 0, sendError: null, retry: null }));
+    expect(container.querySelector('[data-ack="pending"]')).not.toBeNull();
+  });
+
   it("shows the ad a conversation came from", () => {
     show(msg({ body: "Vi o anúncio", referral: { sourceUrl: "https://fb.me/3cr4Wqqkv", sourceType: "ad", sourceId: "1", headline: "Chat with us", body: null } }));
     const ad = screen.getByTestId("message-referral");

@@ -8,9 +8,10 @@ import { useTranslation } from "react-i18next";
 
 /**
  * Acknowledgement ticks: 1 pending, 2 sent, 3 delivered, 4 and 5 read (blue). A message whose send
- * failed (`error` set) shows a red error icon with the reason as tooltip instead of the pending clock.
+ * failed (`error` set) shows a red error icon with the reason as tooltip instead of the pending clock;
+ * one waiting for another attempt (`retrying`) keeps the pending clock, with a tooltip saying so.
  */
-export function AckIcon({ ack, size = 16, error }: { ack: number | null | undefined; size?: number; error?: string | null }) {
+export function AckIcon({ ack, size = 16, error, retrying }: { ack: number | null | undefined; size?: number; error?: string | null; retrying?: boolean }) {
   const { t } = useTranslation();
   const a = ack ?? 0;
   const sx = { fontSize: size, verticalAlign: "middle", flexShrink: 0 };
@@ -21,6 +22,13 @@ export function AckIcon({ ack, size = 16, error }: { ack: number | null | undefi
     return (
       <Tooltip title={t("tickets.ack.failed", { error })} arrow>
         <ErrorOutlineIcon sx={{ ...sx, color: "error.main" }} aria-label={t("tickets.ack.failed", { error })} data-ack="failed" />
+      </Tooltip>
+    );
+  }
+  if (retrying) {
+    return (
+      <Tooltip title={t("tickets.ack.retrying")} arrow>
+        <AccessTimeIcon sx={{ ...sx, color: "text.secondary" }} aria-label={t("tickets.ack.retrying")} data-ack="retrying" />
       </Tooltip>
     );
   }

@@ -153,7 +153,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
           <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11 }}>
             {clock(m.createdAt)}
           </Typography>
-          {m.fromMe && <AckIcon ack={m.ack} size={15} error={m.sendError} />}
+          {m.fromMe && <AckIcon ack={m.ack} size={15} error={m.sendError} retrying={Boolean(m.retry)} />}
         </Box>
         {m.reactions && m.reactions.length > 0 && <Reactions reactions={m.reactions} />}
       </Box>
