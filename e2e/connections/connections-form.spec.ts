@@ -148,13 +148,13 @@ test("the name rule of §5 applies on the form, and the official connection keep
 
   await page.getByTestId("add-connection").click();
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Required")).toBeVisible();
+  await expect(page.getByText("Obrigatório")).toBeVisible();
   await page.getByTestId("connection-name").fill("A");
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Too Short!")).toBeVisible();
+  await expect(page.getByText("Muito curto!")).toBeVisible();
   await page.getByTestId("connection-name").fill("x".repeat(51));
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Too Long!")).toBeVisible();
+  await expect(page.getByText("Muito longo!")).toBeVisible();
   await page.getByRole("button", { name: "Cancelar" }).click();
 
   await rowOf(page, "+55 11 97777-6666").getByTestId("edit-connection").click();

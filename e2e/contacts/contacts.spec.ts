@@ -14,8 +14,8 @@ test("an administrator adds, finds, edits and deletes a contact", async ({ page 
   await dialog.getByLabel("Número do Whatsapp").fill("12-34");
   await dialog.getByLabel("Endereço de email").fill("not-an-email");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Too Short!")).toHaveCount(2);
-  await expect(dialog.getByText("Invalid email")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toHaveCount(2);
+  await expect(dialog.getByText("E-mail inválido")).toBeVisible();
 
   await dialog.getByLabel("Nome").fill("Maria Silva");
   await dialog.getByLabel("Número do Whatsapp").fill("+55 (11) 98765-4321");
@@ -83,12 +83,12 @@ test("contacts are imported from a CSV file with counts and reasons, and exporte
 
   // Over 5 MB: refused before any upload.
   await dialog.getByTestId("import-file").setInputFiles({ name: "grande.csv", mimeType: "text/csv", buffer: Buffer.alloc(5 * 1024 * 1024 + 1, 65) });
-  await expect(dialog.getByTestId("import-error")).toHaveText("O arquivo nao pode exceder 5MB.");
+  await expect(dialog.getByTestId("import-error")).toHaveText("O arquivo não pode exceder 5MB.");
 
   // Missing header columns.
   await dialog.getByTestId("import-file").setInputFiles({ name: "layout.csv", mimeType: "text/csv", buffer: Buffer.from("nome;numero\nAna;5511900000000\n") });
   await dialog.getByRole("button", { name: "Importar" }).click();
-  await expect(dialog.getByTestId("import-error")).toHaveText("Layout do arquivo invalido. Esperado: nome, numero, telefone, cpf.");
+  await expect(dialog.getByTestId("import-error")).toHaveText("Layout do arquivo inválido. Esperado: nome, número, telefone, cpf.");
 
   const csv = ["nome;telefone;cpf;email", "Beatriz Souza;5511933334444;;bia@example.com", "Antigo Atualizado;5511911112222;;", "Sem Telefone;;;", ""].join("\n");
   await dialog.getByTestId("import-file").setInputFiles({ name: "contatos.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
