@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography, useMediaQuery, type Theme } from "@mui/material";
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, useMediaQuery, type Theme } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { can, canVisit, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
@@ -16,6 +16,7 @@ import { ConnectionCard } from "./components/connection-card";
 import { ConnectionRow } from "./components/connection-row";
 import { QrDialog } from "./components/qr-dialog";
 import { duplicatedNumbers } from "./duplicated-numbers";
+import { EmptyState, EmptyTableRow } from "../../components/empty-state";
 
 /** /connections (spec 1-core §2 Connections page): the company's WhatsApp connections, live. */
 export default function ConnectionsPage() {
@@ -95,9 +96,7 @@ export default function ConnectionsPage() {
         <Stack spacing={1} data-testid="connection-cards">
           {isLoading && <Skeleton variant="rounded" height={96} />}
           {!isLoading && list.length === 0 && (
-            <Typography align="center" color="text.secondary" sx={{ py: 6 }}>
-              {t("connections.empty")}
-            </Typography>
+            <EmptyState>{t("connections.empty")}</EmptyState>
           )}
           {list.map((w) => (
             <ConnectionCard key={w.id} connection={w} {...rowProps} />
@@ -123,11 +122,7 @@ export default function ConnectionsPage() {
             <TableBody>
               {isLoading && <TableRowsSkeleton columns={columns} />}
               {!isLoading && list.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={columns} align="center" sx={{ py: 6, color: "text.secondary" }}>
-                    {t("connections.empty")}
-                  </TableCell>
-                </TableRow>
+                <EmptyTableRow colSpan={columns}>{t("connections.empty")}</EmptyTableRow>
               )}
               {list.map((w) => (
                 <ConnectionRow key={w.id} connection={w} {...rowProps} />
