@@ -44,7 +44,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   // Two queues and no greeting: refused before any request, on the Mensagens tab.
   await page.getByTestId("connection-save").click();
   await expect(page.getByTestId("tab-messages")).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByText("A mensagem de saudação é obrigatório quando há mais de uma fila.")).toBeVisible();
+  await expect(page.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.")).toBeVisible();
   expect(puts).toEqual([]);
 
   // Mensagens
