@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 
 const PHONE = { width: 390, height: 844 };
@@ -104,4 +104,15 @@ test("390 px: the contacts page fits the screen; 1366 px: the users toolbar stay
   expect(box!.height).toBeLessThanOrEqual(48);
   expect(Math.max(...tops)).toBeLessThanOrEqual(48);
   await page.screenshot({ path: "/tmp/agent-day-users-1366.png" });
+});
+
+test("1366 px: a super user's users toolbar (with bulk delete) stays on one line", async ({ page }) => {
+  await page.setViewportSize(WIDE);
+  await login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto("/users");
+  const toolbar = page.getByTestId("users-toolbar");
+  await expect(toolbar.getByRole("button", { name: /Excluir/ })).toBeVisible();
+  const box = await toolbar.boundingBox();
+  expect(box!.height).toBeLessThanOrEqual(48);
+  await page.screenshot({ path: "/tmp/agent-day-users-super-1366.png" });
 });
