@@ -169,3 +169,29 @@ test("the first anonymous visit shows the login page without a refused call", as
   await expect(page.getByTestId("reset-step-1")).toBeVisible();
   await page.screenshot({ path: "/tmp/agent-day-forgot-password.png" });
 });
+
+test("the sandbox test phone remembers its customer across reloads and switches back to an earlier one", async ({ page, context }) => {
+  const t = await createTenant();
+  await login(page, t.admin.email);
+  const whatsappId = await addSandboxConnection(page, "Sandbox Clientes");
+  const phone = await context.newPage();
+  await phone.goto(`/sandbox/${whatsappId}`);
+  await phone.getByTestId("customer-number").fill("5511955550001");
+  await phone.getByTestId("customer-name").fill("Cliente Um");
+  await phone.waitForTimeout(800);
+  await phone.reload();
+  await expect(phone.getByTestId("customer-number")).toHaveValue("5511955550001");
+  await expect(phone.getByTestId("customer-name")).toHaveValue("Cliente Um");
+
+  await phone.getByRole("button", { name: "Outro cliente" }).click();
+  await phone.getByTestId("customer-number").fill("5511955550002");
+  await phone.getByTestId("customer-name").fill("Cliente Dois");
+  await phone.waitForTimeout(800);
+  await phone.getByTestId("customer-recent").locator("..").click();
+  await phone.getByRole("option", { name: /Cliente Um/ }).click();
+  await expect(phone.getByTestId("customer-number")).toHaveValue("5511955550001");
+  await expect(phone.getByTestId("customer-name")).toHaveValue("Cliente Um");
+  await phone.reload();
+  await expect(phone.getByTestId("customer-number")).toHaveValue("5511955550001");
+  await phone.screenshot({ path: "/tmp/agent-day-sandbox-customers.png" });
+});
