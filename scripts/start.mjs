@@ -27,5 +27,19 @@ if (!existsSync(built) || statSync(built).mtimeMs < sourcesTime) {
 
 const tsx = path.join(root, "node_modules/.bin/tsx");
 const child = spawn(tsx, [path.join(root, "apps/server/src/main.ts")], { cwd: root, stdio: "inherit", env: process.env });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+// Ctrl+C reaches the whole process group; a SIGTERM sent to `npm start` reaches only npm, which exits
+// without passing it on. So a signal here is relayed to the server (which stops the embedded database
+// before exiting), and so is the end of the parent that started this script.
+let stopping = false;
+function stop(sig) {
+  if (stopping) return;
+  stopping = true;
+  child.kill(sig);
+}
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => stop(sig));
+const parent = process.ppid;
+const watch = setInterval(() => {
+  if (process.ppid !== parent) stop("SIGTERM");
+}, 500);
+watch.unref();
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -6,14 +6,14 @@ test("sign-up validates, creates the company and its admin, then sends to /login
   await page.goto("/signup?companyId=999");
   await expect(page).toHaveURL(/\/signup/);
   await page.getByRole("button", { name: "Cadastrar" }).click();
-  await expect(page.getByText("Required").first()).toBeVisible();
+  await expect(page.getByText("Obrigatório").first()).toBeVisible();
 
   await page.getByLabel("Nome da empresa").fill("A");
   await page.getByLabel("Email").fill("not-an-email");
   await page.getByLabel("Senha").fill("123");
   await page.getByRole("button", { name: "Cadastrar" }).click();
-  await expect(page.getByText("Too Short!").first()).toBeVisible();
-  await expect(page.getByText("Invalid email")).toBeVisible();
+  await expect(page.getByText("Muito curto!").first()).toBeVisible();
+  await expect(page.getByText("E-mail inválido")).toBeVisible();
 
   const email = `signup-${stamp()}@e2e.test`;
   await page.getByLabel("Nome da empresa").fill("Padaria Pão Quente");

@@ -44,7 +44,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   // Two queues and no greeting: refused before any request, on the Mensagens tab.
   await page.getByTestId("connection-save").click();
   await expect(page.getByTestId("tab-messages")).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByText("A mensagem de saudação é obrigatório quando há mais de uma fila.")).toBeVisible();
+  await expect(page.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.")).toBeVisible();
   expect(puts).toEqual([]);
 
   // Mensagens
@@ -148,13 +148,13 @@ test("the name rule of §5 applies on the form, and the official connection keep
 
   await page.getByTestId("add-connection").click();
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Required")).toBeVisible();
+  await expect(page.getByText("Obrigatório")).toBeVisible();
   await page.getByTestId("connection-name").fill("A");
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Too Short!")).toBeVisible();
+  await expect(page.getByText("Muito curto!")).toBeVisible();
   await page.getByTestId("connection-name").fill("x".repeat(51));
   await page.getByTestId("connection-save").click();
-  await expect(page.getByText("Too Long!")).toBeVisible();
+  await expect(page.getByText("Muito longo!")).toBeVisible();
   await page.getByRole("button", { name: "Cancelar" }).click();
 
   await rowOf(page, "+55 11 97777-6666").getByTestId("edit-connection").click();

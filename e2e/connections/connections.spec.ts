@@ -26,6 +26,12 @@ test("an admin adds a sandbox connection, pairs it from the test phone, disconne
   await phone.close();
 
   await row.getByTestId("session-disconnect").click();
+  const confirm = page.getByRole("dialog");
+  await expect(confirm).toContainText("A sessão do WhatsApp será encerrada");
+  await confirm.getByRole("button", { name: "Cancelar" }).click();
+  await expect(row.getByTestId("connection-status")).toHaveAttribute("data-status", "CONNECTED");
+  await row.getByTestId("session-disconnect").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Desconectar" }).click();
   await expect(row.getByTestId("connection-status")).toHaveAttribute("data-status", "DISCONNECTED");
   await expect(row.getByTestId("session-start")).toHaveText("Tentar novamente");
   await expect(row.getByTestId("session-newQr")).toHaveText("Novo QR CODE");

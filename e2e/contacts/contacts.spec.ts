@@ -14,8 +14,8 @@ test("an administrator adds, finds, edits and deletes a contact", async ({ page 
   await dialog.getByLabel("Número do Whatsapp").fill("12-34");
   await dialog.getByLabel("Endereço de email").fill("not-an-email");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Too Short!")).toHaveCount(2);
-  await expect(dialog.getByText("Invalid email")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toHaveCount(2);
+  await expect(dialog.getByText("E-mail inválido")).toBeVisible();
 
   await dialog.getByLabel("Nome").fill("Maria Silva");
   await dialog.getByLabel("Número do Whatsapp").fill("+55 (11) 98765-4321");
@@ -83,12 +83,12 @@ test("contacts are imported from a CSV file with counts and reasons, and exporte
 
   // Over 5 MB: refused before any upload.
   await dialog.getByTestId("import-file").setInputFiles({ name: "grande.csv", mimeType: "text/csv", buffer: Buffer.alloc(5 * 1024 * 1024 + 1, 65) });
-  await expect(dialog.getByTestId("import-error")).toHaveText("O arquivo nao pode exceder 5MB.");
+  await expect(dialog.getByTestId("import-error")).toHaveText("O arquivo não pode exceder 5MB.");
 
   // Missing header columns.
   await dialog.getByTestId("import-file").setInputFiles({ name: "layout.csv", mimeType: "text/csv", buffer: Buffer.from("nome;numero\nAna;5511900000000\n") });
   await dialog.getByRole("button", { name: "Importar" }).click();
-  await expect(dialog.getByTestId("import-error")).toHaveText("Layout do arquivo invalido. Esperado: nome, numero, telefone, cpf.");
+  await expect(dialog.getByTestId("import-error")).toHaveText("Layout do arquivo inválido. Esperado: nome, número, telefone, cpf.");
 
   const csv = ["nome;telefone;cpf;email", "Beatriz Souza;5511933334444;;bia@example.com", "Antigo Atualizado;5511911112222;;", "Sem Telefone;;;", ""].join("\n");
   await dialog.getByTestId("import-file").setInputFiles({ name: "contatos.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -112,7 +112,7 @@ test("contacts are imported from a CSV file with counts and reasons, and exporte
   expect(text).toContain("5511933334444");
 });
 
-test("a contact row opens its ticket, and the new-ticket dialog checks its fields", async ({ page }) => {
+test("a contact row opens its ticket or the new-ticket dialog, which checks its fields", async ({ page }) => {
   const tenant = await createTenant();
   await db().exec(
     "INSERT INTO whatsapps (company_id, name, provider, status, is_default) VALUES ($1, 'Principal', 'sandbox', 'CONNECTED', true), ($1, 'Reserva', 'sandbox', 'DISCONNECTED', false)",
@@ -135,12 +135,18 @@ test("a contact row opens its ticket, and the new-ticket dialog checks its field
   await page.screenshot({ path: "/tmp/contacts-new-ticket.png" });
   await dialog.getByRole("button", { name: "Cancelar" }).click();
 
+  // A row without a ticket opens the same dialog; nothing is created behind the user's back.
+  await page.getByTestId("contact-row").filter({ hasText: "Rita Cliente" }).click();
+  await expect(dialog.getByText("Rita Cliente")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  const none = await db().one<{ n: number }>("SELECT count(*)::int AS n FROM tickets WHERE company_id = $1", [tenant.companyId]);
+  expect(none.n).toBe(0);
+  // With an open ticket the row goes straight to it.
+  const open = await db().one<{ uuid: string }>(
+    "INSERT INTO tickets (company_id, contact_id, whatsapp_id, status, user_id) SELECT $1, c.id, w.id, 'open', $2 FROM contacts c, whatsapps w WHERE c.company_id = $1 AND w.company_id = $1 AND w.name = 'Principal' RETURNING uuid",
+    [tenant.companyId, tenant.admin.id],
+  );
   await page.getByTestId("contact-row").filter({ hasText: "Rita Cliente" }).click();
   await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
-  const uuid = page.url().split("/").pop();
-  // The same contact again: its open ticket, not a new one.
-  await page.goto("/contacts");
-  await page.getByTestId("contact-row").filter({ hasText: "Rita Cliente" }).click();
-  await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
-  expect(page.url().split("/").pop()).toBe(uuid);
+  expect(page.url().split("/").pop()).toBe(open.uuid);
 });

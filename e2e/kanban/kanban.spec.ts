@@ -27,8 +27,10 @@ test("a ticket card is dragged from 'Em aberto' to a kanban tag lane and opens i
   await page.screenshot({ path: "/tmp/kanban-before.png" });
 
   await card.dragTo(target);
-  await expect(page.getByText("Ticket Tag Removido!")).toBeVisible();
-  await expect(page.getByText("Ticket Tag Adicionado com Sucesso!")).toBeVisible();
+  // One toast: the card leaves 'Em aberto', no tag of it was removed.
+  await expect(page.getByText("Tag adicionada ao ticket com sucesso!")).toBeVisible();
+  await expect(page.locator(".Toastify__toast")).toHaveCount(1);
+  await expect(page.getByText("Tag removida do ticket!")).toHaveCount(0);
   await expect(target.locator(card)).toBeVisible();
   await expect(open.locator(card)).toHaveCount(0);
   const tags = await db().many<{ tag_id: number }>("SELECT tag_id FROM ticket_tags WHERE company_id = $1 AND ticket_id = $2", [c, ticket.id]);

@@ -10,10 +10,10 @@ test("an unknown e-mail reads 'Email não encontrado'; a known one moves to the 
 
   const step1 = page.getByTestId("reset-step-1");
   await step1.getByRole("button", { name: "Enviar código" }).click();
-  await expect(step1.getByText("Required")).toBeVisible();
+  await expect(step1.getByText("Obrigatório")).toBeVisible();
   await step1.getByLabel("Email").fill("nao-eh-email");
   await step1.getByRole("button", { name: "Enviar código" }).click();
-  await expect(step1.getByText("Invalid email")).toBeVisible();
+  await expect(step1.getByText("E-mail inválido")).toBeVisible();
 
   await step1.getByLabel("Email").fill(`ninguem-${Date.now()}@example.com`);
   await step1.getByRole("button", { name: "Enviar código" }).click();

@@ -11,8 +11,8 @@ test("an administrator creates a queue with opening hours, and a second queue ca
   // Validation: name too short, colour required.
   await dialog.getByLabel("Nome").fill("A");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Too Short!")).toBeVisible();
-  await expect(dialog.getByText("Required")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toBeVisible();
+  await expect(dialog.getByText("Obrigatório")).toBeVisible();
 
   await dialog.getByLabel("Nome").fill("Suporte");
   await dialog.getByRole("button", { name: "Escolha uma cor" }).click();
@@ -22,7 +22,7 @@ test("an administrator creates a queue with opening hours, and a second queue ca
   await dialog.getByLabel("Mensagem de fora de expediente").fill("Estamos fechados agora.");
 
   await dialog.getByRole("tab", { name: "Horários de atendimento" }).click();
-  await expect(dialog.getByText("Clique em salvar para registar as alteracoes")).toBeVisible();
+  await expect(dialog.getByText("Clique em salvar para registrar as alterações")).toBeVisible();
   const saturdayEnd = dialog.locator('input[name="saturday-end"]');
   await expect(saturdayEnd).toHaveValue("12:00");
   await saturdayEnd.fill("");

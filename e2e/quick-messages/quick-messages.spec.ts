@@ -9,7 +9,7 @@ test("an agent creates general and personal quick replies with an attachment, th
   await page.getByRole("button", { name: "Adicionar resposta" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Obrigatorio")).toBeVisible();
+  await expect(dialog.getByText("Obrigatório")).toBeVisible();
   await dialog.getByLabel("Atalho").fill("ola");
   await dialog.getByLabel("Mensagem").fill("Olá! Como posso ajudar?");
   await dialog.getByTestId("quick-message-file").setInputFiles({ name: "tabela.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });

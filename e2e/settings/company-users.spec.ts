@@ -30,12 +30,12 @@ test("the super administrator opens a company's users from the Companies tab and
   await edit.getByLabel("Nome").fill("A");
   await edit.getByLabel("Nova senha").fill("123");
   await edit.getByRole("button", { name: "Salvar" }).click();
-  await expect(edit.getByText("Too Short!")).toHaveCount(2);
+  await expect(edit.getByText("Muito curto!")).toHaveCount(2);
   await edit.getByLabel("Nome").fill("Ana Renomeada");
   await edit.getByLabel("Nova senha").fill("nova-senha-123");
   await page.screenshot({ path: "/tmp/settings-company-user-edit.png" });
   await edit.getByRole("button", { name: "Salvar" }).click();
-  await expect(page.getByText("Operacao realizada com sucesso!").first()).toBeVisible();
+  await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   await expect(dialog.getByTestId("company-user").first()).toContainText("Ana Renomeada");
   expect(await db().one<{ name: string }>("SELECT name FROM users WHERE id = $1", [t.admin.id])).toEqual({ name: "Ana Renomeada" });
 

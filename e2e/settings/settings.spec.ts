@@ -20,7 +20,7 @@ test("an administrator switches options and sets the company's opening hours", a
   const requireTag = page.getByRole("switch", { name: "Tag obrigatória para fechar o ticket" });
   await expect(requireTag).not.toBeChecked();
   await requireTag.click();
-  await expect(page.getByText("Operacao atualizada com sucesso.").first()).toBeVisible();
+  await expect(page.getByText("Operação atualizada com sucesso.").first()).toBeVisible();
   await expect(requireTag).toBeChecked();
 
   await page.getByTestId("schedule-type").locator("..").click();
@@ -45,7 +45,7 @@ test("an administrator switches options and sets the company's opening hours", a
   await fridayEnd.pressSequentially("1730");
   await expect(fridayEnd).toHaveValue("17:30");
   await page.getByRole("button", { name: "Salvar horários" }).click();
-  await expect(page.getByText("Horarios atualizados com sucesso.")).toBeVisible();
+  await expect(page.getByText("Horários atualizados com sucesso.")).toBeVisible();
   await page.screenshot({ path: "/tmp/settings-hours.png" });
 
   await page.reload();
@@ -64,14 +64,14 @@ test("the super administrator manages companies, plans and help videos", async (
   await planForm.getByLabel("Usuários").fill("5");
   await planForm.getByLabel("Valor").fill("99.90");
   await planForm.getByRole("button", { name: "Salvar" }).click();
-  await expect(page.getByText("Operacao realizada com sucesso!").first()).toBeVisible();
+  await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   await expect(page.getByTestId("plan-row").filter({ hasText: `Plano ${stamp}` })).toContainText("R$ 99,90");
   await page.screenshot({ path: "/tmp/settings-plans.png" });
 
   await page.getByRole("tab", { name: "Empresas" }).click();
   const form = page.getByRole("form", { name: "Empresas" });
   await form.getByRole("button", { name: "Salvar" }).click();
-  await expect(form.getByText("Required").first()).toBeVisible();
+  await expect(form.getByText("Obrigatório").first()).toBeVisible();
   await form.locator('input[name="name"]').fill(`Empresa ${stamp}`);
   await form.getByLabel("E-mail").fill(`empresa-${stamp}@example.com`);
   await form.getByTestId("company-plan").locator("..").click();
@@ -79,7 +79,7 @@ test("the super administrator manages companies, plans and help videos", async (
   await form.getByLabel("Data de vencimento").fill(dayFromToday(5));
   await form.getByLabel("Senha do administrador").fill("senha-forte-1");
   await form.getByRole("button", { name: "Salvar" }).click();
-  await expect(page.getByText("Operacao realizada com sucesso!").first()).toBeVisible();
+  await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   const row = page.getByTestId("company-row").filter({ hasText: `Empresa ${stamp}` });
   await expect(row).toHaveAttribute("data-tone", "yellow");
   await page.screenshot({ path: "/tmp/settings-companies.png" });

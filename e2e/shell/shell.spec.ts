@@ -120,11 +120,11 @@ test("the profile dialog edits the user's own name", async ({ page }) => {
   const name = dialog.getByLabel("Nome");
   await name.fill("U");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Too Short!")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toBeVisible();
   await name.fill("Ulisses Renomeado");
   await dialog.getByLabel("Nova senha").fill("123");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Too Short!")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toBeVisible();
   await dialog.getByLabel("Nova senha").fill("");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
@@ -139,7 +139,7 @@ test("changing one's own password in the profile dialog asks for the current one
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Nova senha").fill("novasenha1");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Required")).toBeVisible();
+  await expect(dialog.getByText("Obrigatório")).toBeVisible();
   await dialog.getByLabel("Senha atual").fill("errada123");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("A senha atual está incorreta.")).toBeVisible();

@@ -15,7 +15,7 @@ test("an administrator creates, searches, scrolls, edits and deletes tags", asyn
   await page.getByRole("button", { name: "Adicionar tag" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Obrigatorio")).toBeVisible();
+  await expect(dialog.getByText("Obrigatório")).toBeVisible();
   await dialog.getByLabel("Nome").fill("VI");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog.getByText("Mensagem muito curta")).toBeVisible();

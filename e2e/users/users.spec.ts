@@ -49,13 +49,13 @@ test("an admin lists, searches, filters, creates and edits users; no delete for 
   await page.getByRole("button", { name: "Adicionar usuário" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Adicionar" }).click();
-  await expect(dialog.getByText("Required")).toHaveCount(3);
+  await expect(dialog.getByText("Obrigatório")).toHaveCount(3);
   await dialog.getByLabel("Nome").fill("Z");
   await dialog.getByLabel("Email").fill("bad");
   await dialog.getByLabel("Senha").fill("1234");
   await dialog.getByRole("button", { name: "Adicionar" }).click();
-  await expect(dialog.getByText("Too Short!")).toHaveCount(2);
-  await expect(dialog.getByText("Invalid email")).toBeVisible();
+  await expect(dialog.getByText("Muito curto!")).toHaveCount(2);
+  await expect(dialog.getByText("E-mail inválido")).toBeVisible();
   const email = `novo-${stamp()}@e2e.test`;
   await dialog.getByLabel("Nome").fill("Zélia Nova");
   await dialog.getByLabel("Email").fill(email);

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { Box, CircularProgress } from "@mui/material";
-import { canVisit } from "@atende/shared";
+import { canVisit, gateForPath } from "@atende/shared";
 import { useSession } from "../lib/session";
 
 function Loading() {
@@ -12,13 +12,16 @@ function Loading() {
   );
 }
 
-/** Private pages: unauthenticated visitors go to /login; a page the user's role or plan does not allow goes to /tickets. */
+/**
+ * Private pages: unauthenticated visitors go to /login; a page the user's role or plan does not allow goes to
+ * /tickets, at once, unless its gate says the page explains the refusal itself (deniedNotice).
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
   const location = useLocation();
   if (loading) return <Loading />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  if (!canVisit(user, user.company.plan, location.pathname)) {
+  if (!canVisit(user, user.company.plan, location.pathname) && !gateForPath(location.pathname).deniedNotice) {
     return <Navigate to="/tickets" replace />;
   }
   return <>{children}</>;

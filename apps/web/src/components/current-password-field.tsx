@@ -1,5 +1,6 @@
 import TextField from "@mui/material/TextField";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "./form-message";
 import type { UseFormRegisterReturn } from "react-hook-form";
 
 /** The current password a user must give to change their own (profile dialog and own user form). */
@@ -12,7 +13,7 @@ export function CurrentPasswordField({ registration, error }: { registration: Us
       autoComplete="current-password"
       {...registration}
       error={!!error}
-      helperText={error ?? t("profile.currentPasswordHint")}
+      helperText={formMessage(error) ?? t("profile.currentPasswordHint")}
       fullWidth
     />
   );

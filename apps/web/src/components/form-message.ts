@@ -2,22 +2,24 @@ import i18n from "../lib/i18n";
 
 /**
  * Form messages of the spec are literal texts ('Too Short!', 'Obrigatorio', ...) shared by server and web
- * schemas; Portuguese shows them verbatim, English and Spanish get a translation. Keys of the app's
- * i18n catalogue (`contacts.errors.x`) are translated as usual.
+ * schemas: the spec's text is the catalogue key, and each language shows its own words (Portuguese with
+ * its accents: 'Too Short!' reads 'Muito curto!', 'Obrigatorio' reads 'Obrigatório'). Messages already
+ * written in Portuguese show as they are in pt. Keys of the app's i18n catalogue (`contacts.errors.x`) are
+ * translated as usual.
  */
-const TRANSLATIONS: Record<string, { en: string; es: string }> = {
-  "Too Short!": { en: "Too Short!", es: "¡Demasiado corto!" },
-  "Too Long!": { en: "Too Long!", es: "¡Demasiado largo!" },
-  Required: { en: "Required", es: "Obligatorio" },
-  "Invalid email": { en: "Invalid email", es: "Correo electrónico inválido" },
-  Obrigatorio: { en: "Required", es: "Obligatorio" },
+const TRANSLATIONS: Record<string, { pt?: string; en: string; es: string }> = {
+  "Too Short!": { pt: "Muito curto!", en: "Too Short!", es: "¡Demasiado corto!" },
+  "Too Long!": { pt: "Muito longo!", en: "Too Long!", es: "¡Demasiado largo!" },
+  Required: { pt: "Obrigatório", en: "Required", es: "Obligatorio" },
+  "Invalid email": { pt: "E-mail inválido", en: "Invalid email", es: "Correo electrónico inválido" },
+  Obrigatorio: { pt: "Obrigatório", en: "Required", es: "Obligatorio" },
   "Obrigatório": { en: "Required", es: "Obligatorio" },
   "Mensagem muito curta": { en: "Message too short", es: "Mensaje demasiado corto" },
   "Digite um número de telefone válido": { en: "Enter a valid phone number", es: "Ingrese un número de teléfono válido" },
   "Selecione uma conexão para abrir o ticket": { en: "Select a connection to open the ticket", es: "Seleccione una conexión para abrir el ticket" },
   "Digite uma mensagem para abrir o ticket": { en: "Type a message to open the ticket", es: "Escriba un mensaje para abrir el ticket" },
   "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },
-  "Invalid date": { en: "Invalid date", es: "Fecha inválida" },
+  "Invalid date": { pt: "Data inválida", en: "Invalid date", es: "Fecha inválida" },
   "HH:MM": { en: "HH:MM", es: "HH:MM" },
   "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.": {
     en: "Your password must have at least 8 characters, with an uppercase letter, a lowercase letter and a number.",
@@ -31,6 +33,7 @@ export function formMessage(message: string | undefined): string | undefined {
   if (/^[\w-]+(\.[\w-]+)+$/.test(message) && i18n.exists(message)) return i18n.t(message);
   const lang = i18n.language;
   const entry = TRANSLATIONS[message];
-  if (entry && (lang === "en" || lang === "es")) return entry[lang];
-  return message;
+  if (!entry) return message;
+  if (lang === "en" || lang === "es") return entry[lang];
+  return entry.pt ?? message;
 }

@@ -54,7 +54,14 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
     let cancelled = false;
     (async () => {
       try {
-        if (!getToken() && !(await refreshSession())) return;
+        if (!getToken()) {
+          // Without the marker a signed-in session leaves on this device there is nothing to refresh:
+          // an anonymous first visit shows the login page at once, without a refused call.
+          if (!localStorage.getItem(STORAGE_KEYS.userId) || !(await refreshSession())) {
+            clearSessionData();
+            return;
+          }
+        }
         const me = await api<SessionUser>("/auth/me");
         if (!cancelled) setUser(me);
       } catch (err) {

@@ -8,6 +8,11 @@ export interface RouteGate {
   superOnly?: boolean;
   /** Plan feature flag the company must have. */
   planFlag?: PlanFlag;
+  /**
+   * The page itself tells a refused visitor why (a toast) and redirects after a second
+   * (2-administration §6, the users page); the route guard lets it render.
+   */
+  deniedNotice?: boolean;
 }
 
 /** Route gates of spec 1-core §2 and §6, one table used by the menu, the route guard and the API. */
@@ -37,7 +42,7 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/templates": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/keywords": { minProfile: "supervisor" },
-  "/users": { minProfile: "admin" },
+  "/users": { minProfile: "admin", deniedNotice: true },
   "/chats": { planFlag: "useInternalChat" },
   // the sandbox test phone writes as any customer of the connection: the page and its API are for admins
   "/sandbox": { minProfile: "admin" },

@@ -77,7 +77,7 @@ export const signupInput = z.object({
   name: requiredString(2, 50),
   email: emailField,
   phone: requiredString(8, 30),
-  password: z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong),
+  password: z.string({ error: MSG.required }).min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong),
   planId: z.coerce.number({ error: MSG.required }).int().positive(),
 });
 export type SignupInput = z.infer<typeof signupInput>;

@@ -146,9 +146,13 @@ export interface NewTicket {
  * returns null in that case (the partial unique index decides, even under concurrency).
  */
 export async function insertTicketIfNone(sql: Sql, t: NewTicket): Promise<number | null> {
+  // INSERT ... SELECT with NOT EXISTS: a refused creation (the contact already has an unclosed ticket on
+  // this connection) draws no id from the sequence, so ticket numbers have no gaps from refusals; the
+  // ON CONFLICT still settles two creations racing each other.
   const row = await sql.maybe<{ id: number }>(
     `INSERT INTO tickets (company_id, contact_id, whatsapp_id, status, user_id, queue_id, is_group, origin_from_me, from_me)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+     SELECT $1, $2, $3::int, $4, $5::int, $6::int, $7::boolean, $8::boolean, $8::boolean
+      WHERE NOT EXISTS (SELECT 1 FROM tickets WHERE company_id = $1 AND contact_id = $2 AND whatsapp_id = $3::int AND status <> 'closed')
      ON CONFLICT (company_id, contact_id, whatsapp_id) WHERE status <> 'closed' DO NOTHING
      RETURNING id`,
     [t.companyId, t.contactId, t.whatsappId, t.status, t.userId, t.queueId, t.isGroup, t.originFromMe],

@@ -293,6 +293,20 @@ describe("tickets: transitions", () => {
 });
 
 describe("tickets: create", () => {
+  it("a refused creation draws no ticket number: the next ticket follows the last one without a gap", async () => {
+    const c1 = (await api("POST", "/api/contacts", t.admin.token, { name: "Cliente Sequência", number: newNumber() })).json();
+    const c2 = (await api("POST", "/api/contacts", t.admin.token, { name: "Cliente Seguinte", number: newNumber() })).json();
+    const first = await api("POST", "/api/tickets", t.admin.token, { contactId: c1.id, whatsappId: wa });
+    expect(first.statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const refused = await api("POST", "/api/tickets", t.admin.token, { contactId: c1.id, whatsappId: wa });
+      expect(refused.json()).toMatchObject({ error: "ERR_OTHER_OPEN_TICKET" });
+    }
+    const next = await api("POST", "/api/tickets", t.admin.token, { contactId: c2.id, whatsappId: wa });
+    expect(next.statusCode).toBe(200);
+    expect(next.json().id).toBe(first.json().id + 1);
+  });
+
   it("JSON with a contact: open, proactive, assigned to the user; a second one is refused with the first", async () => {
     const contact = (await api("POST", "/api/contacts", t.admin.token, { name: "Novo Cliente", number: `+55 (11) ${newNumber().slice(4)}` })).json();
     const res = await api("POST", "/api/tickets", t.user.token, { contactId: contact.id, whatsappId: wa, userId: t.user.id, status: "open" });

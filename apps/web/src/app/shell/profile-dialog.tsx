@@ -11,6 +11,7 @@ import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
 import { logFailure } from "../../lib/log-failure";
 import { CurrentPasswordField } from "../../components/current-password-field";
+import { formMessage } from "../../components/form-message";
 
 /** The user's own data; a blank password keeps the current one, a new one needs the current one. */
 const profileForm = z
@@ -63,15 +64,15 @@ export function ProfileDialog({ user, open, onClose }: { user: SessionUser; open
         <DialogTitle>{t("profile.title")}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField label={t("profile.name")} {...register("name")} error={!!errors.name} helperText={errors.name?.message} autoFocus fullWidth />
-            <TextField label={t("profile.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth />
+            <TextField required label={t("profile.name")} {...register("name")} error={!!errors.name} helperText={formMessage(errors.name?.message)} autoFocus fullWidth />
+            <TextField required label={t("profile.email")} type="email" {...register("email")} error={!!errors.email} helperText={formMessage(errors.email?.message)} fullWidth />
             <TextField
               label={t("profile.password")}
               type="password"
               autoComplete="new-password"
               {...register("password")}
               error={!!errors.password}
-              helperText={errors.password?.message ?? t("profile.passwordHint")}
+              helperText={formMessage(errors.password?.message) ?? t("profile.passwordHint")}
               fullWidth
             />
             <CurrentPasswordField registration={register("currentPassword")} error={errors.currentPassword?.message} />

@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { Box, Button, CircularProgress, Container, Link, Paper, Stack, TextField, Typography } from "@mui/material";
-import LockResetIcon from "@mui/icons-material/LockReset";
+import { Box, Button, CircularProgress, Link, Stack, TextField, Typography } from "@mui/material";
+import { AuthCard } from "./components/auth-card";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { forgetPasswordParams, resetPasswordForm } from "@atende/shared";
@@ -67,91 +67,83 @@ export default function ForgotPasswordPage() {
   const e1 = step1.formState.errors;
   const e2 = step2.formState.errors;
   return (
-    <Container maxWidth="xs" sx={{ minHeight: "100vh", display: "grid", placeItems: "center" }}>
-      <Paper elevation={3} sx={{ p: 4, width: "100%" }}>
-        <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", mb: 2 }}>
-          <LockResetIcon color="primary" sx={{ fontSize: 44, mb: 1 }} />
-          <Typography variant="h5" component="h1">
-            {t("passwordReset.title")}
+    <AuthCard title={t("passwordReset.title")}>
+      {email === null ? (
+        <Box component="form" onSubmit={sendCode} noValidate data-testid="reset-step-1">
+          <Typography variant="body2" color="text.secondary">
+            {t("passwordReset.step1Help")}
           </Typography>
+          <TextField
+            label={t("passwordReset.email")}
+            type="email"
+            autoComplete="email"
+            {...step1.register("email")}
+            error={!!e1.email}
+            helperText={formMessage(e1.email?.message)}
+            fullWidth
+            margin="normal"
+            required
+            autoFocus
+          />
+          <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={step1.formState.isSubmitting} startIcon={step1.formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
+            {t("passwordReset.sendCode")}
+          </Button>
         </Box>
-        {email === null ? (
-          <Box component="form" onSubmit={sendCode} noValidate data-testid="reset-step-1">
-            <Typography variant="body2" color="text.secondary">
-              {t("passwordReset.step1Help")}
-            </Typography>
-            <TextField
-              label={t("passwordReset.email")}
-              type="email"
-              autoComplete="email"
-              {...step1.register("email")}
-              error={!!e1.email}
-              helperText={formMessage(e1.email?.message)}
-              fullWidth
-              margin="normal"
-              required
-              autoFocus
-            />
-            <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={step1.formState.isSubmitting} startIcon={step1.formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-              {t("passwordReset.sendCode")}
-            </Button>
-          </Box>
-        ) : (
-          <Box component="form" onSubmit={reset} noValidate data-testid="reset-step-2">
-            <Typography variant="body2" color="text.secondary">
-              {t("passwordReset.step2Help", { email })}
-            </Typography>
-            <TextField
-              label={t("passwordReset.code")}
-              {...step2.register("token")}
-              error={!!e2.token}
-              helperText={formMessage(e2.token?.message)}
-              fullWidth
-              margin="normal"
-              required
-              autoFocus
-              autoComplete="one-time-code"
-              slotProps={{ htmlInput: { inputMode: "numeric" } }}
-            />
-            <TextField
-              label={t("passwordReset.password")}
-              type="password"
-              autoComplete="new-password"
-              {...step2.register("newPassword")}
-              error={!!e2.newPassword}
-              helperText={formMessage(e2.newPassword?.message)}
-              fullWidth
-              margin="normal"
-              required
-            />
-            <TextField
-              label={t("passwordReset.confirm")}
-              type="password"
-              autoComplete="new-password"
-              {...step2.register("confirmPassword")}
-              error={!!e2.confirmPassword}
-              helperText={formMessage(e2.confirmPassword?.message)}
-              fullWidth
-              margin="normal"
-              required
-            />
-            <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={step2.formState.isSubmitting} startIcon={step2.formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-              {t("passwordReset.reset")}
-            </Button>
-            <Button fullWidth sx={{ mt: 1 }} onClick={() => setEmail(null)}>
-              {t("passwordReset.back")}
-            </Button>
-          </Box>
-        )}
-        <Stack direction="row" sx={{ justifyContent: "space-between", mt: 3 }}>
-          <Link component={RouterLink} to="/login" variant="body2">
-            {t("passwordReset.login")}
-          </Link>
-          <Link component={RouterLink} to="/signup" variant="body2">
-            {t("passwordReset.signup")}
-          </Link>
-        </Stack>
-      </Paper>
-    </Container>
+      ) : (
+        <Box component="form" onSubmit={reset} noValidate data-testid="reset-step-2">
+          <Typography variant="body2" color="text.secondary">
+            {t("passwordReset.step2Help", { email })}
+          </Typography>
+          <TextField
+            label={t("passwordReset.code")}
+            {...step2.register("token")}
+            error={!!e2.token}
+            helperText={formMessage(e2.token?.message)}
+            fullWidth
+            margin="normal"
+            required
+            autoFocus
+            autoComplete="one-time-code"
+            slotProps={{ htmlInput: { inputMode: "numeric" } }}
+          />
+          <TextField
+            label={t("passwordReset.password")}
+            type="password"
+            autoComplete="new-password"
+            {...step2.register("newPassword")}
+            error={!!e2.newPassword}
+            helperText={formMessage(e2.newPassword?.message)}
+            fullWidth
+            margin="normal"
+            required
+          />
+          <TextField
+            label={t("passwordReset.confirm")}
+            type="password"
+            autoComplete="new-password"
+            {...step2.register("confirmPassword")}
+            error={!!e2.confirmPassword}
+            helperText={formMessage(e2.confirmPassword?.message)}
+            fullWidth
+            margin="normal"
+            required
+          />
+          <Button type="submit" variant="contained" fullWidth sx={{ mt: 2 }} disabled={step2.formState.isSubmitting} startIcon={step2.formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
+            {t("passwordReset.reset")}
+          </Button>
+          <Button fullWidth sx={{ mt: 1 }} onClick={() => setEmail(null)}>
+            {t("passwordReset.back")}
+          </Button>
+        </Box>
+      )}
+      <Stack direction="row" sx={{ justifyContent: "space-between", mt: 3 }}>
+        <Link component={RouterLink} to="/login" variant="body2">
+          {t("passwordReset.login")}
+        </Link>
+        <Link component={RouterLink} to="/signup" variant="body2">
+          {t("passwordReset.signup")}
+        </Link>
+      </Stack>
+    </AuthCard>
   );
 }

@@ -11,6 +11,7 @@ import { toastError } from "../../lib/toast-error";
 import { usePublicPlans } from "./api/get-public-plans";
 import { useSignup } from "./api/signup";
 import { AuthCard } from "./components/auth-card";
+import { formMessage } from "../../components/form-message";
 
 type SignupForm = Omit<SignupInput, "planId"> & { planId: number | "" };
 
@@ -49,16 +50,17 @@ export default function SignupPage() {
   const limit = (n: number) => (n === 0 ? t("signup.unlimited") : n);
   return (
     <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")} onSubmit={submit} maxWidth={480}>
-      <TextField label={t("signup.name")} {...register("name")} error={!!errors.name} helperText={errors.name?.message} fullWidth margin="dense" autoFocus autoComplete="organization" />
-      <TextField label={t("signup.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth margin="dense" autoComplete="email" />
-      <TextField label={t("signup.phone")} type="tel" {...register("phone")} error={!!errors.phone} helperText={errors.phone?.message} fullWidth margin="dense" autoComplete="tel" />
-      <TextField label={t("signup.password")} type="password" {...register("password")} error={!!errors.password} helperText={errors.password?.message} fullWidth margin="dense" autoComplete="new-password" />
+      <TextField required label={t("signup.name")} {...register("name")} error={!!errors.name} helperText={formMessage(errors.name?.message)} fullWidth margin="dense" autoFocus autoComplete="organization" />
+      <TextField required label={t("signup.email")} type="email" {...register("email")} error={!!errors.email} helperText={formMessage(errors.email?.message)} fullWidth margin="dense" autoComplete="email" />
+      <TextField required label={t("signup.phone")} type="tel" {...register("phone")} error={!!errors.phone} helperText={formMessage(errors.phone?.message)} fullWidth margin="dense" autoComplete="tel" />
+      <TextField required label={t("signup.password")} type="password" {...register("password")} error={!!errors.password} helperText={formMessage(errors.password?.message)} fullWidth margin="dense" autoComplete="new-password" />
       <Controller
         control={control}
         name="planId"
         render={({ field }) => (
           <TextField
             select
+            required
             label={t("signup.plan")}
             value={field.value}
             onChange={(e) => field.onChange(e.target.value === "" ? "" : Number(e.target.value))}
@@ -66,7 +68,7 @@ export default function SignupPage() {
             inputRef={field.ref}
             name={field.name}
             error={!!errors.planId}
-            helperText={errors.planId ? MSG.required : undefined}
+            helperText={errors.planId ? formMessage(MSG.required) : undefined}
             fullWidth
             margin="dense"
             slotProps={{ select: { SelectDisplayProps: { "data-testid": "plan-select" } as object } }}

@@ -33,6 +33,7 @@ import { fetchOfficialNumbers, officialKeys, type OfficialFilters } from "./api/
 import { BusinessesDialog } from "./components/businesses-dialog";
 import { EditNumbersDialog } from "./components/edit-numbers-dialog";
 import { HealthBadges } from "./components/health-badges";
+import { EmptyTableRow } from "../../components/empty-state";
 
 /** TIER_1K → 1K; TIER_UNLIMITED → ilimitado. */
 function tierLabel(tier: string, unlimited: string): string {
@@ -217,11 +218,7 @@ export default function ConnectionsMetaPage() {
             ))}
             {numbers.isLoading && <TableRowsSkeleton columns={columns} />}
             {numbers.isSuccess && rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns}>
-                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("connectionsMeta.empty")}</Box>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={columns}>{t("connectionsMeta.empty")}</EmptyTableRow>
             )}
           </TableBody>
         </Table>

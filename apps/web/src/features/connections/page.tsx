@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from "@mui/material";
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, useMediaQuery, type Theme } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { can, canVisit, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
@@ -12,9 +12,11 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { connectionKeys, connectionsQuery, deleteConnection } from "./api/connections";
 import { ConnectionModal } from "./components/connection-modal";
+import { ConnectionCard } from "./components/connection-card";
 import { ConnectionRow } from "./components/connection-row";
 import { QrDialog } from "./components/qr-dialog";
 import { duplicatedNumbers } from "./duplicated-numbers";
+import { EmptyState, EmptyTableRow } from "../../components/empty-state";
 
 /** /connections (spec 1-core §2 Connections page): the company's WhatsApp connections, live. */
 export default function ConnectionsPage() {
@@ -30,6 +32,8 @@ export default function ConnectionsPage() {
   const mayAct = can(me, "connections-page:actionButtons");
   const mayEdit = can(me, "connections-page:editOrDeleteConnection");
   const mayUsePhone = canVisit(me, me.company.plan, "/sandbox");
+  // Phone width: cards, so status and session actions need no horizontal scrolling.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
 
   const patch = (fn: (l: Whatsapp[]) => Whatsapp[]) => qc.setQueryData<Whatsapp[]>(connectionKeys.list, (old) => (old ? fn(old) : old));
   useSocketEvent<WhatsappEvent>(channel.whatsapp(me.companyId), (d) => {
@@ -65,6 +69,14 @@ export default function ConnectionsPage() {
   const closeModal = useCallback(() => setModal({ open: false, connection: null }), []);
   const qrConnection = list.find((w) => w.id === qrId) ?? null;
   const columns = mayAct ? 8 : 7;
+  const rowProps = {
+    mayAct,
+    mayEdit,
+    mayUsePhone,
+    onShowQr: (c: Whatsapp) => setQrId(c.id),
+    onEdit: (c: Whatsapp) => setModal({ open: true, connection: c }),
+    onDelete: setToDelete,
+  };
   return (
     <Box data-testid="connections-page">
       <PageHeading title={t("connections.title")}>
@@ -80,46 +92,45 @@ export default function ConnectionsPage() {
           {t("connections.duplicatedNumber")}
         </Alert>
       )}
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" sx={{ minWidth: 900, "& th, & td": { px: 1.25 } }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t("connections.columns.name")}</TableCell>
-              <TableCell>{t("connections.columns.provider")}</TableCell>
-              <TableCell>{t("connections.columns.number")}</TableCell>
-              <TableCell align="center">{t("connections.columns.status")}</TableCell>
-              {mayAct && <TableCell align="center">{t("connections.columns.session")}</TableCell>}
-              <TableCell align="center" sx={{ width: 120 }}>
-                {t("connections.columns.updatedAt")}
-              </TableCell>
-              <TableCell align="center">{t("connections.columns.default")}</TableCell>
-              <TableCell align="right">{t("connections.columns.actions")}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {isLoading && <TableRowsSkeleton columns={columns} />}
-            {!isLoading && list.length === 0 && (
+      {phone ? (
+        <Stack spacing={1} data-testid="connection-cards">
+          {isLoading && <Skeleton variant="rounded" height={96} />}
+          {!isLoading && list.length === 0 && (
+            <EmptyState>{t("connections.empty")}</EmptyState>
+          )}
+          {list.map((w) => (
+            <ConnectionCard key={w.id} connection={w} {...rowProps} />
+          ))}
+        </Stack>
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" sx={{ minWidth: 900, "& th, & td": { px: 1.25 } }}>
+            <TableHead>
               <TableRow>
-                <TableCell colSpan={columns} align="center" sx={{ py: 6, color: "text.secondary" }}>
-                  {t("connections.empty")}
+                <TableCell>{t("connections.columns.name")}</TableCell>
+                <TableCell>{t("connections.columns.provider")}</TableCell>
+                <TableCell>{t("connections.columns.number")}</TableCell>
+                <TableCell align="center">{t("connections.columns.status")}</TableCell>
+                {mayAct && <TableCell align="center">{t("connections.columns.session")}</TableCell>}
+                <TableCell align="center" sx={{ width: 120 }}>
+                  {t("connections.columns.updatedAt")}
                 </TableCell>
+                <TableCell align="center">{t("connections.columns.default")}</TableCell>
+                <TableCell align="right">{t("connections.columns.actions")}</TableCell>
               </TableRow>
-            )}
-            {list.map((w) => (
-              <ConnectionRow
-                key={w.id}
-                connection={w}
-                mayAct={mayAct}
-                mayEdit={mayEdit}
-                mayUsePhone={mayUsePhone}
-                onShowQr={(c) => setQrId(c.id)}
-                onEdit={(c) => setModal({ open: true, connection: c })}
-                onDelete={setToDelete}
-              />
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableHead>
+            <TableBody>
+              {isLoading && <TableRowsSkeleton columns={columns} />}
+              {!isLoading && list.length === 0 && (
+                <EmptyTableRow colSpan={columns}>{t("connections.empty")}</EmptyTableRow>
+              )}
+              {list.map((w) => (
+                <ConnectionRow key={w.id} connection={w} {...rowProps} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <ConnectionModal open={modal.open} connection={modal.connection} onClose={closeModal} onCreated={(w) => mayAct && setQrId(w.id)} />
       <QrDialog connection={qrConnection} onClose={() => setQrId(null)} />
       <DeleteDialog connection={toDelete} onClose={() => setToDelete(null)} onConfirm={(w) => void remove(w)} />

@@ -18,7 +18,7 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { contactKeys, deleteContact, fetchContactsPage } from "./api/contacts";
 import { exportContacts } from "./api/import-export";
-import { openTicket } from "./api/tickets";
+import { findOpenTicket } from "./api/tickets";
 import { ContactDialog } from "./components/contact-dialog";
 import { ContactsTable } from "./components/contacts-table";
 import { ImportDialog } from "./components/import-dialog";
@@ -57,10 +57,12 @@ export default function ContactsPage() {
     }
   }
 
+  /** A row click: the contact's unclosed ticket when there is one, else the new-ticket dialog (never a silent creation). */
   async function openConversation(contact: Contact) {
     try {
-      const ticket = await openTicket({ contactId: contact.id, userId: user.id });
-      navigate(`/tickets/${ticket.uuid}`);
+      const existing = await findOpenTicket(contact);
+      if (existing) navigate(`/tickets/${existing.uuid}`);
+      else setTicketFor(contact);
     } catch (err) {
       toastError(err);
     }

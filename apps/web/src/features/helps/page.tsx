@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import type { Help } from "@atende/shared";
 import { PageHeading } from "../../components/page-heading";
 import { fetchHelps, helpKeys } from "./api/helps";
+import { EmptyState } from "../../components/empty-state";
 
 /**
  * Help videos. The provider's thumbnails are remote images, so each card shows a neutral placeholder
@@ -26,8 +27,8 @@ export default function HelpsPage() {
         </Box>
       )}
       {helps.isSuccess && helps.data.length === 0 && (
-        <Paper variant="outlined" sx={{ p: 6, textAlign: "center", color: "text.secondary" }}>
-          {t("helps.empty")}
+        <Paper variant="outlined">
+          <EmptyState>{t("helps.empty")}</EmptyState>
         </Paper>
       )}
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(260px, 1fr))", gap: 2 }}>

@@ -50,7 +50,7 @@ export default function KanbanPage() {
     for (const tag of laneTags) byLane.get(String(tag.id))!.push(ticket);
   }
 
-  async function move(ticketId: number, _from: string, to: string) {
+  async function move(ticketId: number, from: string, to: string) {
     const target = lanes.find((l) => String(l.id) === to);
     const previous = queryClient.getQueryData<Ticket[]>(ticketsKey);
     // Optimistic: the card shows in its new lane at once.
@@ -59,10 +59,12 @@ export default function KanbanPage() {
     );
     try {
       await removeTicketTags(ticketId);
-      toast.success(t("kanban.removed"));
+      // One toast per move: 'added' for the new lane, 'removed' only when a lane tag was taken away for good.
       if (target) {
         await addTicketTag(ticketId, target.id);
         toast.success(t("kanban.added"));
+      } else if (from !== OPEN_LANE) {
+        toast.success(t("kanban.removed"));
       }
     } catch (err) {
       queryClient.setQueryData(ticketsKey, previous);

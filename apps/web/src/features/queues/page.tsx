@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Box, Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import { Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
@@ -15,6 +15,7 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { deleteQueue, fetchQueues, queueKeys } from "./api/queues";
 import { QueueDialog } from "./components/queue-dialog";
+import { EmptyTableRow } from "../../components/empty-state";
 
 function sortQueues(list: Queue[]): Queue[] {
   return [...list].sort((a, b) => (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));
@@ -99,11 +100,7 @@ export default function QueuesPage() {
             ))}
             {queues.isLoading && <TableRowsSkeleton columns={6} />}
             {queues.isSuccess && rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6}>
-                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("queues.empty")}</Box>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={6}>{t("queues.empty")}</EmptyTableRow>
             )}
           </TableBody>
         </Table>

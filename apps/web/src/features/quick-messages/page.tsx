@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Box, Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import { Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
@@ -19,6 +19,7 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { deleteQuickMessage, fetchQuickMessagesPage, quickMessageKeys } from "./api/quick-messages";
 import { QuickMessageDialog } from "./components/quick-message-dialog";
+import { EmptyTableRow } from "../../components/empty-state";
 
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
@@ -98,11 +99,7 @@ export default function QuickMessagesPage() {
             ))}
             {(list.isLoading || list.isFetchingNextPage) && <TableRowsSkeleton columns={5} />}
             {list.isSuccess && list.items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>
-                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("quickMessages.empty")}</Box>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={5}>{t("quickMessages.empty")}</EmptyTableRow>
             )}
           </TableBody>
         </Table>

@@ -14,6 +14,9 @@ import { Phone, type Attachment } from "./components/phone";
 import { logFailure } from "../../lib/log-failure";
 
 const storageKey = (id: number) => `sandboxCustomer:${id}`;
+const recentKey = (id: number) => `sandboxCustomers:${id}`;
+/** Customers the tester wrote as on this connection, newest first, to switch back to. */
+const RECENT_MAX = 10;
 
 /** /sandbox/{whatsappId}: chat as a customer of a sandbox connection, without a real phone. */
 export default function SandboxPage() {
@@ -27,7 +30,21 @@ export default function SandboxPage() {
   const outbox = useQuery(outboxQuery(id, number));
   const records = outbox.data ?? [];
 
+  const [recent, setRecent] = useState<Customer[]>(() => readJson<Customer[]>(recentKey(id), []));
+
   useEffect(() => writeJson(storageKey(id), customer), [id, customer]);
+  useEffect(() => {
+    // A customer with a usable number joins the recent list (debounced by the typing pause).
+    if (number.length < 8) return;
+    const timer = setTimeout(() => {
+      setRecent((old) => {
+        const next = [{ number, name: customer.name }, ...old.filter((c) => c.number !== number)].slice(0, RECENT_MAX);
+        writeJson(recentKey(id), next);
+        return next;
+      });
+    }, 600);
+    return () => clearTimeout(timer);
+  }, [id, number, customer.name]);
 
   const patch = (fn: (w: Whatsapp) => Whatsapp) => qc.setQueryData<Whatsapp>(sandboxKeys.connection(id), (old) => (old ? fn(old) : old));
   useSocketEvent<WhatsappSessionEvent>(channel.whatsappSession(me.companyId), (d) => {
@@ -102,7 +119,7 @@ export default function SandboxPage() {
           </Typography>
         </Box>
         {!isSandbox && <Alert severity="warning">{t("sandbox.notSandbox")}</Alert>}
-        <CustomerCard value={customer} onChange={setCustomer} />
+        <CustomerCard value={customer} recent={recent} onChange={setCustomer} />
         <Paper sx={{ p: 2, display: { xs: "none", sm: "block" } }}>
           <Typography variant="subtitle2" gutterBottom>
             {t("sandbox.tips.title")}

@@ -22,6 +22,7 @@ import { useCurrentUser } from "../../lib/session";
 import { deleteSchedule, fetchContact, fetchSchedulesPage, scheduleKeys } from "./api/schedules";
 import { ScheduleDialog } from "./components/schedule-dialog";
 import { STATUS_COLORS } from "./components/schedule-status";
+import { EmptyTableRow } from "../../components/empty-state";
 
 const when = (iso: string | null) => (iso ? format(new Date(iso), "dd/MM/yyyy HH:mm") : "-");
 
@@ -125,11 +126,7 @@ export default function SchedulesPage() {
             ))}
             {(list.isLoading || list.isFetchingNextPage) && <TableRowsSkeleton columns={6} />}
             {list.isSuccess && list.items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6}>
-                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("schedules.empty")}</Box>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={6}>{t("schedules.empty")}</EmptyTableRow>
             )}
           </TableBody>
         </Table>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Box, Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip } from "@mui/material";
+import { Button, Chip, IconButton, Paper, Table, TableBody, TableCell, TableHead, TableRow, Tooltip } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
@@ -19,6 +19,7 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { deleteTag, fetchTagsPage, tagKeys } from "./api/tags";
 import { TagDialog } from "./components/tag-dialog";
+import { EmptyTableRow } from "../../components/empty-state";
 
 const textOn = (color: string) => (/^#[0-9a-f]{6}$/i.test(color) && parseInt(color.slice(1, 3), 16) * 0.299 + parseInt(color.slice(3, 5), 16) * 0.587 + parseInt(color.slice(5, 7), 16) * 0.114 > 160 ? "#000" : "#fff");
 
@@ -88,11 +89,7 @@ export default function TagsPage() {
             ))}
             {(list.isLoading || list.isFetchingNextPage) && <TableRowsSkeleton columns={4} />}
             {list.isSuccess && list.items.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("tags.empty")}</Box>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={4}>{t("tags.empty")}</EmptyTableRow>
             )}
           </TableBody>
         </Table>

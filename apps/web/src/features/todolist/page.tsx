@@ -7,6 +7,7 @@ import { format } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
 import { readJson, STORAGE_KEYS, writeJson } from "../../lib/storage";
+import { EmptyState } from "../../components/empty-state";
 
 /** A task of the local list (kept only in this browser, under the `tasks` key). */
 interface Task {
@@ -81,7 +82,7 @@ export default function TodoListPage() {
       </Paper>
       <Paper variant="outlined">
         {tasks.length === 0 ? (
-          <Box sx={{ p: 4, textAlign: "center", color: "text.secondary" }}>{t("todolist.empty")}</Box>
+          <EmptyState>{t("todolist.empty")}</EmptyState>
         ) : (
           <List disablePadding>
             {tasks.map((task, i) => (

@@ -84,8 +84,14 @@ function UsersManager() {
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2, height: "100%" }}>
-      <Stack direction={{ xs: "column", md: "row" }} spacing={1.5} sx={{ alignItems: { md: "center" } }}>
-        <Typography variant="h5" component="h1" sx={{ flexGrow: 1, fontWeight: 600 }}>
+      <Stack
+        direction={{ xs: "column", md: "row" }}
+        spacing={1.5}
+        // one line on wide screens: labels never wrap inside their buttons, the search box gives way first
+        sx={{ alignItems: { md: "center" }, "& .MuiButton-root": { whiteSpace: "nowrap", flexShrink: 0 } }}
+        data-testid="users-toolbar"
+      >
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1, fontWeight: 600, whiteSpace: "nowrap" }}>
           {t("menu.users")}
           {count !== undefined && (
             <Typography component="span" color="text.secondary" sx={{ ml: 1 }} data-testid="users-count">
@@ -95,6 +101,7 @@ function UsersManager() {
         </Typography>
         <TextField
           size="small"
+          sx={{ width: { md: 200, lg: 240 }, flexShrink: 1, minWidth: 140 }}
           placeholder={t("common.search")}
           value={search}
           onChange={(e) => setSearch(e.target.value)}

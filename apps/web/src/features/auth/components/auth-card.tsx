@@ -2,11 +2,14 @@ import type { FormEventHandler, ReactNode } from "react";
 import { Avatar, Box, Paper, Typography } from "@mui/material";
 import ChatBubble from "@mui/icons-material/ChatBubble";
 
-/** The centred card of the public pages (login, sign-up): product mark, title and the form. */
+/**
+ * The centred card of the public pages (login, sign-up, forgot password): product mark, title and the
+ * form. Without onSubmit the card is a plain container for pages holding their own forms.
+ */
 interface Props {
   title: string;
   subtitle?: string;
-  onSubmit: FormEventHandler;
+  onSubmit?: FormEventHandler;
   children: ReactNode;
   maxWidth?: number;
   /** Forms validated by their schema turn the browser's own validation off. */
@@ -27,7 +30,7 @@ export function AuthCard({ title, subtitle, onSubmit, children, maxWidth = 420, 
             : "linear-gradient(135deg, #0b1220 0%, #0f172a 50%, #042f2e 100%)",
       })}
     >
-      <Paper component="form" onSubmit={onSubmit} noValidate={noValidate} elevation={6} sx={{ p: { xs: 3, sm: 4 }, width: "100%", maxWidth, borderRadius: 3 }}>
+      <Paper {...(onSubmit ? { component: "form" as const, onSubmit, noValidate } : {})} elevation={6} sx={{ p: { xs: 3, sm: 4 }, width: "100%", maxWidth, borderRadius: 3 }}>
         <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", mb: 2 }}>
           <Avatar sx={{ bgcolor: "primary.main", width: 56, height: 56, mb: 1 }}>
             <ChatBubble />

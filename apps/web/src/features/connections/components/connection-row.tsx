@@ -10,7 +10,7 @@ import { ProviderLabel } from "./provider-label";
 import { SessionButtons } from "./session-buttons";
 import { StatusIcon } from "./status-icon";
 
-interface Props {
+export interface ConnectionRowProps {
   connection: Whatsapp;
   mayAct: boolean;
   mayEdit: boolean;
@@ -22,7 +22,7 @@ interface Props {
 }
 
 /** One connection of the table (spec 1-core §2): name, kind, number, status, session buttons, last update, default, actions. */
-export function ConnectionRow({ connection: w, mayAct, mayEdit, mayUsePhone, onShowQr, onEdit, onDelete }: Props) {
+export function ConnectionRow({ connection: w, mayAct, mayEdit, mayUsePhone, onShowQr, onEdit, onDelete }: ConnectionRowProps) {
   const { t } = useTranslation();
   return (
     <TableRow hover data-testid="connection-row" data-connection-id={w.id}>
@@ -54,30 +54,38 @@ export function ConnectionRow({ connection: w, mayAct, mayEdit, mayUsePhone, onS
         )}
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-        <Box sx={{ display: "inline-flex" }}>
-          {w.provider === "sandbox" && mayUsePhone && (
-            <Tooltip title={t("connections.openPhone")}>
-              <IconButton size="small" component="a" href={`/sandbox/${w.id}`} target="_blank" rel="noopener" aria-label={t("connections.openPhone")} data-testid="open-phone">
-                <PhoneIphoneIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          )}
-          {mayEdit && (
-            <>
-              <Tooltip title={t("common.edit")}>
-                <IconButton size="small" onClick={() => onEdit(w)} aria-label={t("common.edit")} data-testid="edit-connection">
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-              <Tooltip title={t("common.delete")}>
-                <IconButton size="small" onClick={() => onDelete(w)} aria-label={t("common.delete")} data-testid="delete-connection">
-                  <DeleteOutlineIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-            </>
-          )}
-        </Box>
+        <ConnectionActions connection={w} mayEdit={mayEdit} mayUsePhone={mayUsePhone} onEdit={onEdit} onDelete={onDelete} />
       </TableCell>
     </TableRow>
+  );
+}
+
+/** The row's icon actions: the sandbox test phone, edit and delete. */
+export function ConnectionActions({ connection: w, mayEdit, mayUsePhone, onEdit, onDelete }: Pick<ConnectionRowProps, "connection" | "mayEdit" | "mayUsePhone" | "onEdit" | "onDelete">) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: "inline-flex" }}>
+      {w.provider === "sandbox" && mayUsePhone && (
+        <Tooltip title={t("connections.openPhone")}>
+          <IconButton size="small" component="a" href={`/sandbox/${w.id}`} target="_blank" rel="noopener" aria-label={t("connections.openPhone")} data-testid="open-phone">
+            <PhoneIphoneIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
+      {mayEdit && (
+        <>
+          <Tooltip title={t("common.edit")}>
+            <IconButton size="small" onClick={() => onEdit(w)} aria-label={t("common.edit")} data-testid="edit-connection">
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title={t("common.delete")}>
+            <IconButton size="small" onClick={() => onDelete(w)} aria-label={t("common.delete")} data-testid="delete-connection">
+              <DeleteOutlineIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </>
+      )}
+    </Box>
   );
 }

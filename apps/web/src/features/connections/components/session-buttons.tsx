@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Box, Button, CircularProgress } from "@mui/material";
 import type { Whatsapp } from "@atende/shared";
 import { useTranslation } from "react-i18next";
+import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { toastError } from "../../../lib/toast-error";
 import { sessionAction, type SessionAction } from "../api/connections";
 
@@ -12,6 +13,7 @@ import { sessionAction, type SessionAction } from "../api/connections";
 export function SessionButtons({ connection, onShowQr }: { connection: Whatsapp; onShowQr(c: Whatsapp): void }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<SessionAction | null>(null);
+  const [confirmDisconnect, setConfirmDisconnect] = useState(false);
   async function run(action: SessionAction) {
     setBusy(action);
     try {
@@ -24,7 +26,16 @@ export function SessionButtons({ connection, onShowQr }: { connection: Whatsapp;
     }
   }
   const btn = (action: SessionAction, label: string, variant: "contained" | "outlined" = "outlined", color: "primary" | "error" = "primary") => (
-    <Button size="small" variant={variant} color={color} disabled={busy !== null} onClick={() => void run(action)} data-testid={`session-${action}`} startIcon={busy === action ? <CircularProgress size={14} /> : undefined}>
+    <Button
+      size="small"
+      variant={variant}
+      color={color}
+      disabled={busy !== null}
+      // Disconnecting stops the session for everyone: it asks first, as deleting does.
+      onClick={() => (action === "disconnect" ? setConfirmDisconnect(true) : void run(action))}
+      data-testid={`session-${action}`}
+      startIcon={busy === action ? <CircularProgress size={14} /> : undefined}
+    >
       {label}
     </Button>
   );
@@ -53,6 +64,15 @@ export function SessionButtons({ connection, onShowQr }: { connection: Whatsapp;
           {t("connections.buttons.connecting")}
         </Button>
       )}
+      <ConfirmationDialog
+        open={confirmDisconnect}
+        title={t("connections.disconnectTitle", { name: connection.name })}
+        confirmLabel={t("connections.buttons.disconnect")}
+        onClose={() => setConfirmDisconnect(false)}
+        onConfirm={() => void run("disconnect")}
+      >
+        {t("connections.disconnectText")}
+      </ConfirmationDialog>
     </Box>
   );
 }

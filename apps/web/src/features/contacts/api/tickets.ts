@@ -1,5 +1,5 @@
-import type { Ticket, Whatsapp } from "@atende/shared";
-import { api, ApiError } from "../../../lib/api";
+import type { Contact, Ticket, TicketsPage, Whatsapp } from "@atende/shared";
+import { api } from "../../../lib/api";
 
 export const connectionKeys = { all: ["contacts", "connections"] as const };
 
@@ -15,19 +15,14 @@ export interface NewTicket {
   message?: string;
 }
 
-/** POST /tickets; when the contact already has an open ticket, that ticket is the answer. */
-export async function openTicket(input: NewTicket): Promise<Pick<Ticket, "id" | "uuid">> {
-  try {
-    return await api<Ticket>("/tickets", { method: "POST", body: { ...input, status: "open" } });
-  } catch (err) {
-    const existing = err instanceof ApiError && err.code === "ERR_OTHER_OPEN_TICKET" ? existingTicket(err.body) : null;
-    if (existing) return existing;
-    throw err;
-  }
+/** POST /tickets (status open). A contact with an unclosed ticket answers ERR_OTHER_OPEN_TICKET carrying that ticket. */
+export function openTicket(input: NewTicket): Promise<Pick<Ticket, "id" | "uuid">> {
+  return api<Ticket>("/tickets", { method: "POST", body: { ...input, status: "open" } });
 }
 
-function existingTicket(body: Record<string, unknown>): Pick<Ticket, "id" | "uuid"> | null {
-  const ticket = body.ticket as { id?: number; uuid?: string } | undefined;
-  const uuid = ticket?.uuid ?? (body.ticketUuid as string | undefined) ?? (body.uuid as string | undefined);
-  return uuid ? { id: Number(ticket?.id ?? body.ticketId ?? 0), uuid } : null;
+/** The contact's unclosed ticket the user can see (searched by the contact's number), or null. */
+export async function findOpenTicket(contact: Pick<Contact, "id" | "number">, signal?: AbortSignal): Promise<Pick<Ticket, "id" | "uuid"> | null> {
+  const page = await api<TicketsPage>("/tickets", { signal, query: { searchParam: contact.number, showAll: "true" } });
+  const found = page.tickets.find((t) => t.contactId === contact.id && t.status !== "closed");
+  return found ? { id: found.id, uuid: found.uuid } : null;
 }

@@ -1,10 +1,11 @@
-import { Avatar, Box, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import { Avatar, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useTranslation } from "react-i18next";
 import type { Contact } from "@atende/shared";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
+import { EmptyTableRow } from "../../../components/empty-state";
 
 interface Props {
   contacts: Contact[];
@@ -71,11 +72,7 @@ export function ContactsTable({ contacts, loading, canDelete, onOpen, onNewTicke
         ))}
         {loading && <TableRowsSkeleton columns={6} />}
         {!loading && contacts.length === 0 && (
-          <TableRow>
-            <TableCell colSpan={6}>
-              <Box sx={{ py: 6, textAlign: "center", color: "text.secondary" }}>{t("contacts.empty")}</Box>
-            </TableCell>
-          </TableRow>
+          <EmptyTableRow colSpan={6}>{t("contacts.empty")}</EmptyTableRow>
         )}
       </TableBody>
     </Table>

@@ -6,6 +6,8 @@ import { useTranslation } from "react-i18next";
 import type { Contact } from "@atende/shared";
 import { formMessage } from "../../../components/form-message";
 import { toastError } from "../../../lib/toast-error";
+import { otherOpenTicket } from "../../../lib/other-open-ticket";
+import { keepTypedMessage } from "../../../lib/ticket-drafts";
 import { useCurrentUser } from "../../../lib/session";
 import { connectionKeys, fetchConnections, openTicket } from "../api/tickets";
 
@@ -62,6 +64,13 @@ export function NewTicketDialog({ contact, onClose }: Props) {
       navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
       toastError(err);
+      const existing = otherOpenTicket(err);
+      if (existing) {
+        // The contact already has a ticket: go there, with the typed text kept as its draft.
+        keepTypedMessage(existing.id, message);
+        onClose();
+        navigate(`/tickets/${existing.uuid}`);
+      }
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import { Box, Button, Paper, TextField, Typography } from "@mui/material";
+import { Box, Button, MenuItem, Paper, TextField, Typography } from "@mui/material";
 import PersonAddAlt1Icon from "@mui/icons-material/PersonAddAlt1";
 import { useTranslation } from "react-i18next";
 
@@ -14,7 +14,7 @@ export function randomNumber(): string {
 }
 
 /** Who the tester is pretending to be: the customer's number and name. */
-export function CustomerCard({ value, onChange }: { value: Customer; onChange(c: Customer): void }) {
+export function CustomerCard({ value, recent, onChange }: { value: Customer; recent: Customer[]; onChange(c: Customer): void }) {
   const { t } = useTranslation();
   const digits = value.number.replace(/\D/g, "");
   const invalid = digits.length > 0 && digits.length < 8;
@@ -28,6 +28,25 @@ export function CustomerCard({ value, onChange }: { value: Customer; onChange(c:
           {t("sandbox.customer.help")}
         </Typography>
       </Box>
+      {recent.length > 1 && (
+        <TextField
+          select
+          size="small"
+          label={t("sandbox.customer.recent")}
+          value={recent.some((c) => c.number === digits) ? digits : ""}
+          onChange={(e) => {
+            const chosen = recent.find((c) => c.number === e.target.value);
+            if (chosen) onChange(chosen);
+          }}
+          slotProps={{ select: { inputProps: { "data-testid": "customer-recent" } } }}
+        >
+          {recent.map((c) => (
+            <MenuItem key={c.number} value={c.number}>
+              {c.name} · {c.number}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
       <TextField
         size="small"
         label={t("sandbox.customer.number")}

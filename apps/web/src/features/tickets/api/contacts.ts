@@ -15,3 +15,9 @@ export interface ContactInput {
 export function updateContact(id: number, data: ContactInput): Promise<Contact> {
   return api<Contact>(`/contacts/${id}`, { method: "PUT", body: data });
 }
+
+/** Contacts whose name (or number) contains the text: the new-ticket dialog's name search (first page). */
+export async function searchContacts(searchParam: string, signal?: AbortSignal): Promise<Contact[]> {
+  const res = await api<{ contacts: Contact[] }>("/contacts", { query: { searchParam, pageNumber: 1 }, signal });
+  return res.contacts;
+}

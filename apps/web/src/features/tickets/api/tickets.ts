@@ -64,7 +64,9 @@ export function markTicketRead(id: number): Promise<void> {
 }
 
 export interface NewTicketInput {
-  number: string;
+  /** An existing contact, or a phone number (the contact is found or created). */
+  contactId?: number;
+  number?: string;
   whatsappId: number;
   userId: number;
   message: string;
@@ -73,7 +75,8 @@ export interface NewTicketInput {
 
 export function createTicket(input: NewTicketInput): Promise<Ticket> {
   const form = new FormData();
-  form.append("number", input.number);
+  if (input.contactId !== undefined) form.append("contactId", String(input.contactId));
+  if (input.number !== undefined) form.append("number", input.number);
   form.append("whatsappId", String(input.whatsappId));
   form.append("userId", String(input.userId));
   form.append("message", input.message);

@@ -9,6 +9,7 @@ import { toast } from "react-toastify";
 import { updateContact } from "../api/contacts";
 import { toastError } from "../../../lib/toast-error";
 import type { Contact } from "../types";
+import { formMessage } from "../../../components/form-message";
 
 type Errors = Partial<Record<"name" | "number" | "email", string>>;
 
@@ -75,10 +76,10 @@ export function ContactModal({ contact, open, onClose }: { contact: Contact; ope
       <DialogTitle>{t("tickets.contact.editTitle")}</DialogTitle>
       <DialogContent sx={{ display: "grid", gap: 2, pt: "8px !important" }}>
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" }, gap: 2 }}>
-          <TextField label={t("tickets.contact.name")} value={name} onChange={(e) => setName(e.target.value)} error={Boolean(errors.name)} helperText={errors.name} autoFocus />
-          <TextField label={t("tickets.contact.number")} value={number} onChange={(e) => setNumber(e.target.value)} error={Boolean(errors.number)} helperText={errors.number} placeholder="5511999998888" />
+          <TextField required label={t("tickets.contact.name")} value={name} onChange={(e) => setName(e.target.value)} error={Boolean(errors.name)} helperText={formMessage(errors.name)} autoFocus />
+          <TextField required label={t("tickets.contact.number")} value={number} onChange={(e) => setNumber(e.target.value)} error={Boolean(errors.number)} helperText={formMessage(errors.number)} placeholder="5511999998888" />
         </Box>
-        <TextField label={t("tickets.contact.email")} value={email} onChange={(e) => setEmail(e.target.value)} error={Boolean(errors.email)} helperText={errors.email} />
+        <TextField label={t("tickets.contact.email")} value={email} onChange={(e) => setEmail(e.target.value)} error={Boolean(errors.email)} helperText={formMessage(errors.email)} />
         <Typography variant="subtitle2">{t("tickets.contact.extraInfo")}</Typography>
         {extra.map((x, i) => (
           <Box key={i} sx={{ display: "flex", gap: 1, alignItems: "center" }}>

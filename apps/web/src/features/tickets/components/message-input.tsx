@@ -24,6 +24,7 @@ import { QuickReplies } from "./quick-replies";
 import { TemplateSendDialog } from "./template-send-dialog";
 import { useWorkspace } from "./workspace-context";
 import { logFailure } from "../../../lib/log-failure";
+import { readDraft, saveDraft } from "../../../lib/ticket-drafts";
 
 interface Props {
   ticket: Ticket;
@@ -35,9 +36,6 @@ interface Props {
   onTicketReplaced(t: Ticket): void;
 }
 
-/** Unsent text per ticket, kept while the user moves between tickets. */
-const drafts = new Map<number, string>();
-
 function readSignOption(): boolean {
   return localStorage.getItem(STORAGE_KEYS.signOption) !== "false";
 }
@@ -48,7 +46,7 @@ type RecState = "idle" | "recording" | "sending";
 export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, onTicketReplaced }: Props) {
   const { t } = useTranslation();
   const { me } = useWorkspace();
-  const [text, setText] = useState(() => drafts.get(ticket.id) ?? "");
+  const [text, setText] = useState(() => readDraft(ticket.id));
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
   const [sign, setSign] = useState(readSignOption);
@@ -62,7 +60,7 @@ export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, 
   const signEnabled = (me.company.settings.find((s) => s.key === "signMessages")?.value ?? "enabled") === "enabled";
 
   useEffect(() => {
-    drafts.set(ticket.id, text);
+    saveDraft(ticket.id, text);
   }, [ticket.id, text]);
   useEffect(() => {
     if (replyTo) inputRef.current?.focus();

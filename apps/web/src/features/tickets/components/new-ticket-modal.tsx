@@ -7,7 +7,11 @@ import { useTranslation } from "react-i18next";
 import { createTicket } from "../api/tickets";
 import { formatBytes } from "../lib/format";
 import { toastError } from "../../../lib/toast-error";
+import { otherOpenTicket } from "../../../lib/other-open-ticket";
+import { keepTypedMessage } from "../../../lib/ticket-drafts";
 import { useWorkspace } from "./workspace-context";
+import { isPhoneText, NewTicketContactField } from "./new-ticket-contact-field";
+import type { Contact } from "../types";
 
 interface Errors {
   number?: string;
@@ -16,13 +20,14 @@ interface Errors {
   file?: string;
 }
 
-/** New ticket (spec 1-core §5): phone ≥ 10 digits, a message, a connected connection, an optional file ≤ 10 MB. */
+/** New ticket (spec 1-core §5, 2-administration §5): a phone number (all digits, ≥ 10) or a contact found by name, a message, a connected connection, an optional file ≤ 10 MB. */
 export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(): void }) {
   const { t } = useTranslation();
   const { me, connections } = useWorkspace();
   const navigate = useNavigate();
   const connected = connections.filter((w) => w.status === "CONNECTED");
   const [number, setNumber] = useState("");
+  const [contact, setContact] = useState<Contact | null>(null);
   const [message, setMessage] = useState("");
   const [whatsappId, setWhatsappId] = useState<number | "">("");
   const [file, setFile] = useState<File | null>(null);
@@ -33,6 +38,7 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
   useEffect(() => {
     if (!open) return;
     setNumber("");
+    setContact(null);
     setMessage("");
     setFile(null);
     setErrors({});
@@ -44,7 +50,8 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
 
   function validate(): Errors {
     const e: Errors = {};
-    if (number.replace(/\D/g, "").length < 10) e.number = t("tickets.newTicket.invalidNumber");
+    if (!contact && number.trim() && !isPhoneText(number)) e.number = t("tickets.newTicket.pickContact");
+    else if (!contact && number.trim().length < 10) e.number = t("tickets.newTicket.invalidNumber");
     if (!message.trim()) e.message = t("tickets.newTicket.messageRequired");
     if (whatsappId === "" || !connected.some((w) => w.id === whatsappId)) e.whatsappId = t("tickets.newTicket.connectionRequired");
     if (file && file.size > LIMITS.attachmentMaxBytes) e.file = t("tickets.newTicket.fileTooLarge");
@@ -58,12 +65,19 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
     if (Object.keys(e).length || whatsappId === "") return;
     setBusy(true);
     try {
-      const ticket = await createTicket({ number: number.replace(/\D/g, ""), whatsappId, userId: me.id, message: message.trim(), file });
+      const ticket = await createTicket({ ...(contact ? { contactId: contact.id } : { number: number.trim() }), whatsappId, userId: me.id, message: message.trim(), file });
       onCreated();
       onClose();
       if (ticket?.uuid) navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
       toastError(err);
+      const existing = otherOpenTicket(err);
+      if (existing) {
+        // The contact already has a ticket: go there, with the typed text kept as its draft.
+        keepTypedMessage(existing.id, message);
+        onClose();
+        navigate(`/tickets/${existing.uuid}`);
+      }
     } finally {
       setBusy(false);
     }
@@ -73,18 +87,10 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
     <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" PaperProps={{ component: "form", onSubmit: submit, noValidate: true } as object}>
       <DialogTitle>{t("tickets.newTicket.title")}</DialogTitle>
       <DialogContent sx={{ display: "grid", gap: 2, pt: "8px !important" }}>
-        <TextField
-          label={t("tickets.newTicket.number")}
-          placeholder="5511999998888"
-          value={number}
-          autoFocus
-          onChange={(e) => setNumber(e.target.value.replace(/[^\d]/g, ""))}
-          error={Boolean(errors.number)}
-          helperText={errors.number}
-          inputProps={{ inputMode: "numeric", "data-testid": "new-ticket-number" }}
-        />
+        <NewTicketContactField text={number} contact={contact} error={errors.number} onTextChange={setNumber} onContactChange={setContact} />
         <TextField
           select
+          required
           label={t("tickets.newTicket.connection")}
           value={whatsappId}
           onChange={(e) => setWhatsappId(Number(e.target.value))}
@@ -99,6 +105,7 @@ export function NewTicketModal({ open, onClose, onCreated }: { open: boolean; on
           ))}
         </TextField>
         <TextField
+          required
           label={t("tickets.newTicket.message")}
           value={message}
           multiline

@@ -5,6 +5,7 @@ import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import CheckCircleOutlineIcon from "@mui/icons-material/CheckCircleOutline";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import DoneIcon from "@mui/icons-material/Done";
+import EventIcon from "@mui/icons-material/Event";
 import MoreVertIcon from "@mui/icons-material/MoreVert";
 import PauseIcon from "@mui/icons-material/Pause";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
@@ -151,6 +152,18 @@ export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticke
             {t("tickets.header.transfer")}
           </MenuItem>
         )}
+        <MenuItem
+          onClick={() => {
+            setMenu(null);
+            navigate(`/schedules?contactId=${ticket.contactId}`);
+          }}
+          data-testid="header-schedule"
+        >
+          <ListItemIcon>
+            <EventIcon fontSize="small" />
+          </ListItemIcon>
+          {t("tickets.header.schedule")}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             setMenu(null);

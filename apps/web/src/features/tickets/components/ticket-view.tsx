@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { Box, Button, CircularProgress, Drawer, Paper, Typography } from "@mui/material";
+import { Box, Button, CircularProgress, Drawer, Paper, Typography, type Theme } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { channel } from "@atende/shared";
 import { useTranslation } from "react-i18next";
@@ -170,7 +170,13 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
         )}
       </Box>
       {narrow ? (
-        <Drawer anchor="right" open={drawer} onClose={() => setDrawer(false)}>
+        <Drawer
+          anchor="right"
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          // below the fixed app bar (which stacks above drawers), so the title and close button show
+          slotProps={{ paper: { sx: (theme) => ({ ...toolbarOffset(theme), maxWidth: "100vw" }) } }}
+        >
           {contactPanel}
         </Drawer>
       ) : (
@@ -186,4 +192,14 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
       />
     </Box>
   );
+}
+
+/** Top and height of a right drawer that starts under the app bar (the toolbar's height per breakpoint). */
+function toolbarOffset(theme: Theme) {
+  const heights = [
+    [theme.breakpoints.up("xs"), 56],
+    ["@media (min-width:0px) and (orientation: landscape)", 48],
+    [theme.breakpoints.up("sm"), 64],
+  ] as const;
+  return Object.fromEntries(heights.map(([query, px]) => [query, { top: px, height: `calc(100% - ${px}px)` }]));
 }

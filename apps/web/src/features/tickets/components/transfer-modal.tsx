@@ -78,6 +78,7 @@ export function TransferModal({ ticket, open, onClose }: { ticket: Ticket; open:
         />
         <TextField
           select
+          required
           label={t("tickets.transfer.queue")}
           value={queueId}
           onChange={(e) => {

@@ -26,6 +26,7 @@ import { useQueues } from "../api/get-queues";
 import { useSaveUser } from "../api/save-user";
 import { logFailure } from "../../../lib/log-failure";
 import { CurrentPasswordField } from "../../../components/current-password-field";
+import { formMessage } from "../../../components/form-message";
 
 interface FormValues {
   name: string;
@@ -129,14 +130,15 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-              <TextField label={t("users.fields.name")} {...register("name")} error={!!errors.name} helperText={errors.name?.message} fullWidth autoFocus />
+              <TextField required label={t("users.fields.name")} {...register("name")} error={!!errors.name} helperText={formMessage(errors.name?.message)} fullWidth autoFocus />
               <TextField
+                required={!editing}
                 label={t("users.fields.password")}
                 type="password"
                 autoComplete="new-password"
                 {...register("password")}
                 error={!!errors.password}
-                helperText={errors.password?.message ?? (editing ? t("users.passwordKeep") : undefined)}
+                helperText={formMessage(errors.password?.message) ?? (editing ? t("users.passwordKeep") : undefined)}
                 fullWidth
               />
             </Stack>
@@ -144,13 +146,13 @@ export function UserDialog({ open, user, actor, onClose }: Props) {
               <CurrentPasswordField registration={register("currentPassword")} error={errors.currentPassword?.message} />
             )}
             <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-              <TextField label={t("users.fields.email")} type="email" {...register("email")} error={!!errors.email} helperText={errors.email?.message} fullWidth />
+              <TextField required label={t("users.fields.email")} type="email" {...register("email")} error={!!errors.email} helperText={formMessage(errors.email?.message)} fullWidth />
               {canEditProfile && (
                 <Controller
                   control={control}
                   name="profile"
                   render={({ field }) => (
-                    <TextField select label={t("users.fields.profile")} name={field.name} value={field.value} onChange={(e) => field.onChange(e.target.value)} onBlur={field.onBlur} inputRef={field.ref} error={!!errors.profile} helperText={errors.profile?.message} fullWidth>
+                    <TextField select required label={t("users.fields.profile")} name={field.name} value={field.value} onChange={(e) => field.onChange(e.target.value)} onBlur={field.onBlur} inputRef={field.ref} error={!!errors.profile} helperText={formMessage(errors.profile?.message)} fullWidth>
                       {PROFILES.map((p) => (
                         <MenuItem key={p} value={p}>
                           {t(`users.profiles.${p}`)}

@@ -13,12 +13,12 @@ import {
   TableHead,
   TableRow,
   Tooltip,
-  Typography,
-} from "@mui/material";
+  } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutline";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import { useTranslation } from "react-i18next";
 import { LIMITS, type User } from "@atende/shared";
+import { EmptyTableRow } from "../../../components/empty-state";
 
 interface Props {
   users: User[];
@@ -120,13 +120,7 @@ export function UsersTable({ users, loading, hasMore, fetchingMore, onLoadMore, 
             </TableRow>
           ))}
           {!loading && users.length === 0 && (
-            <TableRow>
-              <TableCell colSpan={canDelete ? 6 : 5}>
-                <Typography align="center" color="text.secondary" sx={{ py: 3 }}>
-                  {t("common.noRecords")}
-                </Typography>
-              </TableCell>
-            </TableRow>
+            <EmptyTableRow colSpan={canDelete ? 6 : 5}>{t("common.noRecords")}</EmptyTableRow>
           )}
         </TableBody>
       </Table>
