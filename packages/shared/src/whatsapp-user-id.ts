@@ -6,3 +6,6 @@
 const WHATSAPP_USER_ID = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
 
 export const isWhatsappUserId = (s: string): boolean => WHATSAPP_USER_ID.test(s);
+
+/** A contact's number as forms send it: digits only, or a business-scoped user id kept as it is. */
+export const contactNumberValue = (input: string): string => (isWhatsappUserId(input.trim()) ? input.trim() : input.replace(/\D/g, ""));

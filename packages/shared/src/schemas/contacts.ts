@@ -1,4 +1,4 @@
-import { isWhatsappUserId } from "../whatsapp-user-id.js";
+import { contactNumberValue } from "../whatsapp-user-id.js";
 import { z } from "zod";
 import { MSG } from "./common.js";
 
@@ -28,7 +28,7 @@ export type ExtraInfoItem = z.infer<typeof extraInfoItem>;
  */
 export const contactNumber = z
   .string({ error: MSG.required })
-  .transform((s) => (isWhatsappUserId(s.trim()) ? s.trim() : s.replace(/\D/g, "")))
+  .transform(contactNumberValue)
   .pipe(z.string().min(1, MSG.required).min(8, MSG.tooShort).max(50, MSG.tooLong));
 
 /** Contact form (1-core §5): name 2-50, number 8-50 digits, e-mail valid when given. */

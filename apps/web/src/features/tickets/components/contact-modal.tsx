@@ -3,7 +3,7 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconBut
 import AddIcon from "@mui/icons-material/Add";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useQueryClient } from "@tanstack/react-query";
-import { LIMITS } from "@atende/shared";
+import { contactNumberValue, LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { updateContact } from "../api/contacts";
@@ -39,7 +39,7 @@ export function ContactModal({ contact, open, onClose }: { contact: Contact; ope
     if (!n) e.name = t("tickets.validation.required");
     else if (n.length < 2) e.name = t("tickets.validation.tooShort");
     else if (n.length > 50) e.name = t("tickets.validation.tooLong");
-    const digits = number.replace(/\D/g, "");
+    const digits = contactNumberValue(number);
     if (!digits) e.number = t("tickets.validation.required");
     else if (digits.length < 8) e.number = t("tickets.validation.tooShort");
     else if (digits.length > 50) e.number = t("tickets.validation.tooLong");
@@ -56,7 +56,7 @@ export function ContactModal({ contact, open, onClose }: { contact: Contact; ope
     try {
       const saved = await updateContact(contact.id, {
         name: name.trim(),
-        number: number.replace(/\D/g, ""),
+        number: contactNumberValue(number),
         email: email.trim(),
         extraInfo: extra.filter((x) => x.name.trim() || x.value.trim()),
       });
