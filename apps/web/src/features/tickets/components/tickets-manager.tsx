@@ -58,18 +58,20 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
   const { data: tags } = useQuery({ ...tagsQuery(), enabled: tab === "search" });
   const { data: users } = useQuery({ ...usersQuery(), enabled: tab === "search" && showUserFilter });
 
+  // The lists wait for the queue filter: asked once with it, not once before and again after it loads.
+  const queuesReady = !allQueues || companyQueues !== undefined;
   const base = { me, showAll: mayShowAll ? showAll : false, queueIds: selectedQueues };
-  const open = useTicketsList({ ...base, status: "open" });
-  const pending = useTicketsList({ ...base, status: "pending" });
-  const paused = useTicketsList({ ...base, status: "paused" });
-  const closed = useTicketsList({ ...base, status: "closed", enabled: tab === "closed" });
+  const open = useTicketsList({ ...base, status: "open", enabled: queuesReady });
+  const pending = useTicketsList({ ...base, status: "pending", enabled: queuesReady });
+  const paused = useTicketsList({ ...base, status: "paused", enabled: queuesReady });
+  const closed = useTicketsList({ ...base, status: "closed", enabled: queuesReady && tab === "closed" });
   const search = useTicketsList({
     ...base,
     searchParam,
     tags: tagFilter.map((x) => x.id),
     users: userFilter.map((x) => x.id),
     origins: originFilter,
-    enabled: tab === "search",
+    enabled: queuesReady && tab === "search",
   });
 
   const { run, busy } = useTicketActions(me.id);

@@ -1,0 +1,20 @@
+import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
+
+/** Opening the workspace asks for each tab's list once, with the queue filter, not again when the queues arrive. */
+test("opening /tickets asks once for each list the tabs show", async ({ page }) => {
+  const t = await createTenant();
+  await buildQueue(db(), t.companyId, { name: "Vendas" });
+  await buildQueue(db(), t.companyId, { name: "Suporte" });
+  await login(page, t.admin.email);
+  await expect(page.getByTestId("tab-pending")).toBeVisible();
+  const lists: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    // the workspace's lists carry the queue filter (the notifications' own lists do not)
+    if (url.pathname === "/api/tickets" && url.searchParams.has("queueIds")) lists.push(url.searchParams.get("status") ?? "search");
+  });
+  await page.reload(); // a fresh load of the workspace
+  await expect(page.getByTestId("tab-pending")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(lists.sort()).toEqual(["open", "paused", "pending"]);
+});
