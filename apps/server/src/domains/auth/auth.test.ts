@@ -54,12 +54,18 @@ describe("auth", () => {
     expect(res.json().warningDays).toBe(2);
   });
 
-  it("rotates the refresh token: a spent one no longer works", async () => {
+  it("rotates the refresh token: a spent one works again only for a few seconds (a reload that lost the answer), then no more", async () => {
     const login = await app.api("POST", "/api/auth/login", { body: { email: "root@platform.test", password: "secret123" } });
     const first = login.cookies.find((c) => c.name === "jrt")!.value;
     const r1 = await app.api("POST", "/api/auth/refresh_token", { headers: { cookie: `jrt=${first}` } });
     expect(r1.statusCode).toBe(200);
     expect(r1.json().token).toBeTruthy();
+    // the answer never reached the page (it was reloaded): the same token once more, within the grace
+    const again = await app.api("POST", "/api/auth/refresh_token", { headers: { cookie: `jrt=${first}` } });
+    expect(again.statusCode).toBe(200);
+    expect(again.cookies.find((c) => c.name === "jrt")!.value).not.toBe(first);
+    // past the grace the spent token is refused
+    await app.sql.exec("UPDATE refresh_tokens SET revoked_at = now() - interval '11 seconds' WHERE revoked_at IS NOT NULL");
     const r2 = await app.api("POST", "/api/auth/refresh_token", { headers: { cookie: `jrt=${first}` } });
     expect(r2.statusCode).toBe(401);
     expect(r2.json().error).toBe("ERR_SESSION_EXPIRED");

@@ -17,14 +17,25 @@ export function insertRefreshToken(sql: Sql, session: { companyId: number; userI
   );
 }
 
-/** Marks the token used and returns its owner and session, if it was valid and its session live; a token works once. */
+/**
+ * A spent refresh token still works for this many seconds after its first use: a page reloaded (or
+ * left) while its refresh was on the way never received the new cookie and presents the old one
+ * again; without the grace the user would be sent to the login page though the session is live.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
+
+/**
+ * Marks the token used and returns its owner and session, if it was valid and its session live; a
+ * token works once, or again within REFRESH_REUSE_GRACE_SECONDS of its first use.
+ */
 export function consumeRefreshToken(sql: Sql, hash: string) {
   return sql.maybe<{ company_id: number; user_id: number; session_id: string }>(
-    `UPDATE refresh_tokens t SET revoked_at = now()
-      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > now()
+    `UPDATE refresh_tokens t SET revoked_at = COALESCE(t.revoked_at, now())
+      WHERE t.token_hash = $1 AND t.expires_at > now()
+        AND (t.revoked_at IS NULL OR t.revoked_at > now() - make_interval(secs => $2))
         AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = t.session_id AND s.revoked_at IS NULL)
       RETURNING t.company_id, t.user_id, t.session_id`,
-    [hash],
+    [hash, REFRESH_REUSE_GRACE_SECONDS],
   );
 }
 
