@@ -6,3 +6,4 @@ export * from "./realtime.js";
 export * from "./permissions/index.js";
 export * from "./schemas/index.js";
 export * from "./whatsapp-template.js";
+export * from "./whatsapp-format.js";
