@@ -61,6 +61,7 @@ const ROUTES: Record<string, RouteCase> = {
     status: { PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
   },
   "/api/companies/:id/schedules": { params: { id: () => a.companyId }, body: { PUT: () => ({ schedules: [] }) } },
+  "/api/companies/:id/time-zone": { params: { id: () => a.companyId }, body: { PUT: () => ({ timeZone: "America/Manaus" }) } },
   "/api/plans/:id": {
     params: { id: id("planId") },
     body: { PUT: () => ({ users: 1 }) },

@@ -7,3 +7,5 @@ export * from "./permissions/index.js";
 export * from "./schemas/index.js";
 export * from "./whatsapp-template.js";
 export * from "./whatsapp-user-id.js";
+export * from "./whatsapp-format.js";
+export * from "./time-zone.js";

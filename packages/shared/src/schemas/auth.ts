@@ -29,6 +29,8 @@ export const sessionUser = z.object({
     name: z.string(),
     dueDate: z.string().nullable(),
     biUrl: z.string(),
+    /** IANA time zone the company works in (see companies' timeZone). */
+    timeZone: z.string(),
     settings: z.array(setting),
     plan: planFlags.extend({ name: z.string() }),
   }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RECURRENCES } from "../enums.js";
+import { isTimeZone } from "../time-zone.js";
 import { emailField, hhmm, isoDate, MSG, requiredString } from "./common.js";
 import { plan } from "./plans.js";
 import { setting } from "./settings.js";
@@ -68,6 +69,8 @@ export const company = z.object({
   createdAt: z.string(),
   plan: plan.nullable(),
   schedules: z.array(scheduleEntry),
+  /** IANA time zone of the company's opening hours and of the dates and times its users enter. */
+  timeZone: z.string(),
   settings: z.array(setting).optional(),
 });
 export type Company = z.infer<typeof company>;
@@ -84,6 +87,15 @@ export type SignupInput = z.infer<typeof signupInput>;
 
 export const signupResponse = z.object({ id: z.number(), name: z.string(), email: z.string(), dueDate: z.string() });
 export type SignupResponse = z.infer<typeof signupResponse>;
+
+export const companyTimeZoneInput = z.object({
+  timeZone: z
+    .string({ error: MSG.required })
+    .max(64)
+    .refine(isTimeZone, "Fuso horário desconhecido")
+    .describe("IANA time zone name, e.g. America/Sao_Paulo"),
+});
+export type CompanyTimeZoneInput = z.infer<typeof companyTimeZoneInput>;
 
 export const companySchedulesInput = z.object({ schedules: z.array(scheduleEntry).max(7) });
 export const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });

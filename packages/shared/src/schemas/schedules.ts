@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOCAL_DATE_TIME } from "../time-zone.js";
 import { contactRef } from "./contacts.js";
 
 /**
@@ -15,7 +16,14 @@ export const SCHEDULE_VARIABLES = ["firstName", "name", "ms", "protocol", "hora"
 /** Attachments: png, jpg or jpeg images only. */
 export const SCHEDULE_MEDIA_EXTENSIONS = ["png", "jpg", "jpeg"] as const;
 
-const sendAt = z.preprocess((v) => (v === null || v === "" ? undefined : v), z.coerce.date({ error: "Obrigatório" }));
+/**
+ * When to send: a wall-clock time without offset ("2026-11-24T09:30") is read in the company's time
+ * zone; an instant with an offset or Z ("2026-11-24T12:30:00Z") is taken as it is.
+ */
+const sendAt = z.preprocess(
+  (v) => (v === null || v === "" ? undefined : v),
+  z.union([z.string().regex(LOCAL_DATE_TIME), z.coerce.date()], { error: "Obrigatório" }),
+);
 
 /** Schedule dialog (2-administration §5): body ≥ 5 'Mensagem muito curta'; contact and sendAt 'Obrigatório'. */
 export const scheduleInput = z.object({

@@ -2,6 +2,7 @@ import { SYSTEM_QUEUE_NAMES } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
 import { applyVariables } from "../../domains/messages/variables.js";
 import { isOpen, type OpeningHoursEntry } from "../../domains/queues/opening-hours.js";
+import { companyTimeZone } from "../../domains/companies/repository.js";
 import { companySetting } from "../../domains/tickets/company-settings.js";
 import { ticketProtocol } from "../../domains/tickets/presenter.js";
 import type { TicketPatch } from "../../domains/tickets/repository.js";
@@ -54,15 +55,15 @@ interface QueueHours {
 
 /**
  * Opening hours by the company's scheduleType setting: `company` uses the company's schedules,
- * `queue` each queue's own, anything else never closes. Times in America/Sao_Paulo (isOpen).
+ * `queue` each queue's own, anything else never closes. Times in the company's time zone (isOpen).
  */
 async function scheduleType(sql: Sql, companyId: number): Promise<string> {
   return companySetting(sql, companyId, "scheduleType");
 }
 
 async function companyClosed(sql: Sql, companyId: number, now: Date): Promise<boolean> {
-  const row = await sql.maybe<{ schedules: OpeningHoursEntry[] }>("SELECT schedules FROM companies WHERE id = $1", [companyId]);
-  return !isOpen(row?.schedules ?? [], now);
+  const row = await sql.maybe<{ schedules: OpeningHoursEntry[]; time_zone: string }>("SELECT schedules, time_zone FROM companies WHERE id = $1", [companyId]);
+  return !isOpen(row?.schedules ?? [], now, row?.time_zone);
 }
 
 function queueHours(sql: Sql, companyId: number, queueId: number) {
@@ -85,7 +86,7 @@ async function enterQueue(
   const q = await queueHours(sql, t.company_id, queueId);
   if (!q) return { message: "", bot: false };
   const bot = q.name === BOT_QUEUE_NAME;
-  if (type === "queue" && !isOpen(q.schedules, now)) {
+  if (type === "queue" && !isOpen(q.schedules, now, await companyTimeZone(sql, t.company_id))) {
     return { message: applyVariables(q.out_of_hours_message || connection.out_of_hours_message, vars), bot };
   }
   return { message: applyVariables(q.greeting_message, vars), bot };

@@ -24,6 +24,7 @@ export function presentSessionUser(row: SessionRow): SessionUser {
       name: row.company_name,
       dueDate: row.due_date,
       biUrl: row.bi_url,
+      timeZone: row.time_zone,
       settings: withSettingDefaults(row.settings),
       plan: row.plan as SessionUser["company"]["plan"],
     },

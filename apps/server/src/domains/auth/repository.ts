@@ -59,6 +59,7 @@ export interface SessionRow {
   token_version: number;
   company_name: string;
   due_date: string | null;
+  time_zone: string;
   company_status: boolean;
   is_platform: boolean;
   bi_url: string;
@@ -70,7 +71,7 @@ export interface SessionRow {
 export function loadSessionUser(sql: Sql, companyId: number, userId: number) {
   return sql.maybe<SessionRow>(
     `SELECT u.id, u.name, u.email::text AS email, u.profile, u.super, u.company_id, u.all_ticket, u.whatsapp_id, u.token_version,
-            c.name AS company_name, c.due_date, c.status AS company_status, c.is_platform, c.bi_url,
+            c.name AS company_name, c.due_date, c.time_zone, c.status AS company_status, c.is_platform, c.bi_url,
             json_build_object('name', p.name, 'useCampaigns', p.use_campaigns, 'useSchedules', p.use_schedules,
               'useInternalChat', p.use_internal_chat, 'useExternalApi', p.use_external_api, 'useKanban', p.use_kanban,
               'useOpenAi', p.use_open_ai, 'useIntegrations', p.use_integrations) AS plan,

@@ -19,6 +19,7 @@ export function presentCompany(row: CompanyRow, settings?: Setting[]): Company {
     createdAt: row.created_at.toISOString(),
     plan: row.plan ? presentPlan(row.plan) : null,
     schedules: row.schedules,
+    timeZone: row.time_zone,
     ...(settings ? { settings } : {}),
   };
 }

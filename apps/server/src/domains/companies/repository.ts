@@ -1,4 +1,4 @@
-import type { ScheduleEntry } from "@atende/shared";
+import { DEFAULT_TIME_ZONE, type ScheduleEntry } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
 import type { PlanRow } from "../plans/repository.js";
 
@@ -16,13 +16,14 @@ export interface CompanyRow {
   billing_name: string;
   document: string;
   schedules: ScheduleEntry[];
+  time_zone: string;
   is_platform: boolean;
   created_at: Date;
   plan: PlanRow | null;
 }
 
 const COMPANY_COLUMNS = `c.id, c.name, c.email::text AS email, c.phone, c.plan_id, c.status, c.campaigns_enabled, c.due_date,
-  c.recurrence, c.bi_url, c.billing_name, c.document, c.schedules, c.is_platform, c.created_at, to_json(p) AS plan`;
+  c.recurrence, c.bi_url, c.billing_name, c.document, c.schedules, c.time_zone, c.is_platform, c.created_at, to_json(p) AS plan`;
 const FROM = "companies c LEFT JOIN plans p ON p.id = c.plan_id";
 
 // Companies are the tenants themselves: the service decides who may see which (super: all; others: own).
@@ -84,6 +85,16 @@ export async function updateCompany(sql: Sql, id: number, patch: Partial<Company
     sets.push(`${column} = $${params.length}`);
   }
   if (sets.length) await sql.exec(`UPDATE companies SET ${sets.join(", ")}, updated_at = now() WHERE id = $1`, params);
+}
+
+export function setTimeZone(sql: Sql, id: number, timeZone: string) {
+  return sql.exec("UPDATE companies SET time_zone = $2, updated_at = now() WHERE id = $1", [id, timeZone]);
+}
+
+/** The company's time zone (the default when the company is gone). */
+export async function companyTimeZone(sql: Sql, id: number): Promise<string> {
+  const row = await sql.maybe<{ time_zone: string }>("SELECT time_zone FROM companies WHERE id = $1", [id]);
+  return row?.time_zone ?? DEFAULT_TIME_ZONE;
 }
 
 export function setSchedules(sql: Sql, id: number, schedules: ScheduleEntry[]) {

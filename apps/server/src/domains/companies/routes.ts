@@ -3,6 +3,7 @@ import {
   companyCreateInput,
   companyIdParam,
   companySchedulesInput,
+  companyTimeZoneInput,
   companyUpdateInput,
   idParam,
   messageResponse,
@@ -59,5 +60,11 @@ export const companiesRoutes: Domain = (api, ctx) => {
     "/companies/:id/schedules",
     { config: { gate: { minProfile: "admin" } }, schema: { params: idParam, body: companySchedulesInput, response: { 200: company } } },
     (request) => companies.updateSchedules(ctx, request.actor, request.params.id, request.body.schedules),
+  );
+
+  api.put(
+    "/companies/:id/time-zone",
+    { config: { gate: { minProfile: "admin" } }, schema: { params: idParam, body: companyTimeZoneInput, response: { 200: company } } },
+    (request) => companies.updateTimeZone(ctx, request.actor, request.params.id, request.body.timeZone),
   );
 };

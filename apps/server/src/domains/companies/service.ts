@@ -159,6 +159,13 @@ export async function deleteCompany(ctx: AppContext, id: number): Promise<void> 
   ctx.realtime.endCompany(id);
 }
 
+/** The company's time zone (the Options settings tab): an admin of the company, or a super administrator. */
+export async function updateTimeZone(ctx: AppContext, actor: RequestActor, id: number, timeZone: string): Promise<Company> {
+  await visibleCompany(ctx.sql, actor, id);
+  await repo.setTimeZone(ctx.sql, id, timeZone);
+  return presentCompany(await visibleCompany(ctx.sql, actor, id));
+}
+
 /** Company opening hours (the Hours settings tab): an admin of the company, or a super administrator. */
 export async function updateSchedules(ctx: AppContext, actor: RequestActor, id: number, schedules: ScheduleEntry[]): Promise<Company> {
   await visibleCompany(ctx.sql, actor, id);

@@ -1,6 +1,7 @@
 /**
  * Opening hours of a company (setting scheduleType=company) or a queue (scheduleType=queue), as used
- * by inbound routing to decide between the greeting and the out-of-hours message.
+ * by inbound routing to decide between the greeting and the out-of-hours message, read in the company's
+ * time zone (companies.time_zone).
  *
  * Rules (documented in docs/api.md):
  * - no schedule list at all (empty array) → always open: nothing has been configured;
@@ -9,13 +10,15 @@
  * - start before end → open from start (inclusive) to end (exclusive); an end of 23:59 covers the whole last minute;
  * - start after end (e.g. 22:00-06:00) → open overnight: from start to midnight and from midnight to end.
  */
+import { DEFAULT_TIME_ZONE } from "@atende/shared";
+
 export interface OpeningHoursEntry {
   weekdayEn: string;
   startTime: string;
   endTime: string;
 }
 
-export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
+export const DEFAULT_TIMEZONE = DEFAULT_TIME_ZONE;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timezone: string): Intl.DateTimeFormat {

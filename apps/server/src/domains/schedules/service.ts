@@ -1,4 +1,4 @@
-import { channel, SCHEDULE_MEDIA_EXTENSIONS, type ScheduleEvent } from "@atende/shared";
+import { channel, SCHEDULE_MEDIA_EXTENSIONS, zonedLocalToDate, type ScheduleEvent } from "@atende/shared";
 import type { z } from "zod";
 import type { scheduleInput, scheduleUpdateInput } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
@@ -6,12 +6,21 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
 import { mediaStorage } from "../../core/storage.js";
+import { companyTimeZone } from "../companies/repository.js";
 import { queueScheduleSend } from "./job.js";
 import { canChangeSchedule } from "./policy.js";
 import { presentSchedule } from "./presenter.js";
 import * as repo from "./repository.js";
 
 type CreateInput = z.output<typeof scheduleInput>;
+
+/** A wall-clock send time is read in the company's time zone; an instant is kept. */
+async function instant(ctx: AppContext, companyId: number, sendAt: string | Date): Promise<Date> {
+  if (sendAt instanceof Date) return sendAt;
+  const at = zonedLocalToDate(sendAt, await companyTimeZone(ctx.sql, companyId));
+  if (Number.isNaN(at.getTime())) throw new AppError("ERR_VALIDATION", "Data inválida");
+  return at;
+}
 type UpdateInput = z.output<typeof scheduleUpdateInput>;
 
 const notFound = () => new AppError("ERR_NOT_FOUND", "Agendamento não encontrado");
@@ -55,15 +64,16 @@ async function assertRefs(ctx: AppContext, companyId: number, contactId: number 
 
 export async function createSchedule(ctx: AppContext, actor: RequestActor, input: CreateInput) {
   await assertRefs(ctx, actor.companyId, input.contactId, input.whatsappId);
+  const sendAt = await instant(ctx, actor.companyId, input.sendAt);
   const id = await repo.insertSchedule(ctx.sql, actor.companyId, {
     body: input.body,
-    sendAt: input.sendAt,
+    sendAt,
     contactId: input.contactId,
     whatsappId: input.whatsappId ?? null,
     userId: actor.id,
   });
   try {
-    await queueScheduleSend(ctx, actor.companyId, id, input.sendAt);
+    await queueScheduleSend(ctx, actor.companyId, id, sendAt);
   } catch (err) {
     // Without its job the schedule would never be sent: undo the save so the user can try again.
     await repo.deleteSchedule(ctx.sql, actor.companyId, id);
@@ -78,13 +88,14 @@ export async function createSchedule(ctx: AppContext, actor: RequestActor, input
  */
 export async function updateSchedule(ctx: AppContext, actor: RequestActor, id: number, input: UpdateInput) {
   await assertRefs(ctx, actor.companyId, input.contactId, input.whatsappId);
+  const newSendAt = input.sendAt === undefined ? undefined : await instant(ctx, actor.companyId, input.sendAt);
   const change = await ctx.sql.tx(async (sql) => {
     const row = await repo.findSchedule(sql, actor.companyId, id, { lock: true });
     if (!row) throw notFound();
     if (!canChangeSchedule(actor, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão");
     // Sent, or being handed to the connection right now.
     if (row.sent_at || row.status === "ENVIADA" || row.claimed_at) throw alreadySent();
-    const sendAt = input.sendAt ?? row.send_at;
+    const sendAt = newSendAt ?? row.send_at;
     const rescheduled = sendAt.getTime() !== row.send_at.getTime() || row.status === "ERRO" || row.status === "PENDENTE";
     await repo.updateSchedule(sql, actor.companyId, id, {
       body: input.body ?? row.body,

@@ -17,6 +17,7 @@ import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
+import { WhatsAppText } from "../../components/whatsapp-text";
 import { deleteQuickMessage, fetchQuickMessagesPage, quickMessageKeys } from "./api/quick-messages";
 import { QuickMessageDialog } from "./components/quick-message-dialog";
 import { EmptyTableRow } from "../../components/empty-state";
@@ -76,7 +77,7 @@ export default function QuickMessagesPage() {
                 <TableCell sx={{ fontFamily: "monospace", fontWeight: 600, whiteSpace: "nowrap" }}>/{r.shortcode}</TableCell>
                 <TableCell sx={{ maxWidth: 480 }}>
                   <Typography variant="body2" noWrap title={r.message}>
-                    {r.message}
+                    <WhatsAppText text={r.message} />
                   </Typography>
                 </TableCell>
                 <TableCell align="center">

@@ -1,7 +1,7 @@
 import { Avatar, Box, Card, CardActionArea, Chip, Typography } from "@mui/material";
 import { format, isToday } from "date-fns";
 import { useTranslation } from "react-i18next";
-import type { Ticket } from "@atende/shared";
+import { whatsAppPreview, type Ticket } from "@atende/shared";
 
 interface Props {
   ticket: Ticket;
@@ -48,7 +48,7 @@ export function KanbanCard({ ticket, laneId, onOpen }: Props) {
           </Typography>
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", wordBreak: "break-word" }}>
-          {ticket.lastMessage || t("kanban.noMessage")}
+          {whatsAppPreview(ticket.lastMessage ?? "") || t("kanban.noMessage")}
         </Typography>
         {(ticket.queue || ticket.user) && (
           <Box sx={{ display: "flex", gap: 0.5, mt: 1, flexWrap: "wrap" }}>

@@ -6,7 +6,7 @@ import HelpOutlineIcon from "@mui/icons-material/HelpOutline";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import { useTranslation } from "react-i18next";
 import { clock } from "../lib/format";
-import { richText } from "../lib/rich-text";
+import { WhatsAppText } from "../../../components/whatsapp-text";
 import type { Message } from "../types";
 import { AckIcon } from "./ack-icon";
 import { MediaUnavailable, MessageAudio, MessageCallLog, MessageDocument, MessageImage, MessageLocation, MessageVCard, MessageVideo } from "./message-media";
@@ -119,7 +119,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
               {quoted.fromMe ? t("tickets.messages.you") : (quoted.contact?.name ?? contactName)}
             </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
-              {quoted.mediaType && !TEXT_TYPES.has(quoted.mediaType) && !quoted.body ? t(`tickets.media.${quoted.mediaType}`, { defaultValue: quoted.mediaType }) : quoted.body}
+              {quoted.mediaType && !TEXT_TYPES.has(quoted.mediaType) && !quoted.body ? t(`tickets.media.${quoted.mediaType}`, { defaultValue: quoted.mediaType }) : <WhatsAppText text={quoted.body} />}
             </Typography>
           </Box>
         )}
@@ -140,7 +140,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, isGroup, 
           <Body message={m} />
           {(isText || showCaption) && m.body && (
             <Typography component="div" variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word", pr: 1, mt: showCaption ? 0.5 : 0, fontSize: 14.2 }} data-testid="message-body">
-              {richText(m.body)}
+              <WhatsAppText text={m.body} />
             </Typography>
           )}
         </Box>

@@ -2,13 +2,13 @@ import { useEffect, useMemo, useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { Badge, Box, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from "@mui/material";
 import NotificationsNoneIcon from "@mui/icons-material/NotificationsNone";
-import { channel, CLIENT_EVENTS, type AppMessageEvent, type TicketEvent } from "@atende/shared";
+import { channel, CLIENT_EVENTS, whatsAppPreview, type AppMessageEvent, type TicketEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
 import { useCurrentUser } from "../../../lib/session";
 import { getSocket } from "../../../lib/socket";
 import { fetchTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
-import { listTime, plainPreview } from "../lib/format";
+import { listTime } from "../lib/format";
 import { visibleTo } from "../lib/rules";
 import { playNewMessageSound } from "../lib/sound";
 import type { Ticket } from "../types";
@@ -137,7 +137,7 @@ export function TicketNotificationsButton() {
                   secondary={
                     <>
                       <Typography component="span" variant="body2" noWrap display="block" color="text.secondary">
-                        {plainPreview(tk.lastMessage ?? "")}
+                        {whatsAppPreview(tk.lastMessage ?? "")}
                       </Typography>
                       <Typography component="span" variant="caption" color={kind === "unread" ? "success.main" : "warning.main"}>
                         {kind === "unread" ? t("tickets.notifications.unread", { count: tk.unreadMessages }) : t("tickets.notifications.pending")}

@@ -1,6 +1,6 @@
 import { List, ListItemButton, ListItemText, Paper } from "@mui/material";
 import { LIMITS } from "@atende/shared";
-import { truncate } from "../lib/format";
+import { WhatsAppText } from "../../../components/whatsapp-text";
 import type { QuickReply } from "../types";
 
 /** Quick-reply suggestions shown while the text starts with '/'. */
@@ -18,7 +18,14 @@ export function QuickReplies({ items, active, onPick }: { items: QuickReply[]; a
               onPick(q);
             }}
           >
-            <ListItemText primary={`/${q.shortcode}`} secondary={truncate(q.message, LIMITS.quickReplyPreviewChars)} primaryTypographyProps={{ fontWeight: 600 }} />
+            <ListItemText
+              primary={`/${q.shortcode}`}
+              secondary={<WhatsAppText text={q.message} maxChars={LIMITS.quickReplyPreviewChars} />}
+              slotProps={{
+                primary: { fontWeight: 600 },
+                secondary: { sx: { wordBreak: "break-word" } },
+              }}
+            />
           </ListItemButton>
         ))}
       </List>

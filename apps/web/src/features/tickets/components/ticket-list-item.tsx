@@ -6,9 +6,9 @@ import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import ReplayIcon from "@mui/icons-material/Replay";
 import UndoIcon from "@mui/icons-material/Undo";
 import DoneIcon from "@mui/icons-material/Done";
-import { LIMITS } from "@atende/shared";
+import { LIMITS, whatsAppPreview } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { listTime, plainPreview, truncate } from "../lib/format";
+import { listTime, truncate } from "../lib/format";
 import { canAccept, canFinish, canReopen, canResume, canReturn, connectionUsable, showsActions } from "../lib/rules";
 import type { TicketAction } from "../hooks/use-ticket-actions";
 import type { Ticket } from "../types";
@@ -99,7 +99,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket: t, selected
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.5, minHeight: 22 }}>
           {t.lastMessageAck != null && <AckIcon ack={t.lastMessageAck} size={15} />}
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
-            {plainPreview(t.lastMessage ?? "") || "\u00a0"}
+            {whatsAppPreview(t.lastMessage ?? "") || "\u00a0"}
           </Typography>
           {t.unreadMessages > 0 && (
             <Box

@@ -38,14 +38,3 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
-
-/** A one-line preview without WhatsApp formatting marks (*bold*, _italic_, ~strike~, ```mono```). */
-export function plainPreview(text: string): string {
-  return text
-    .replace(/```([\s\S]+?)```/g, "$1")
-    .replace(/\*([^*\n]+)\*/g, "$1")
-    .replace(/_([^_\n]+)_/g, "$1")
-    .replace(/~([^~\n]+)~/g, "$1")
-    .replace(/\s+/g, " ")
-    .trim();
-}
