@@ -22,7 +22,7 @@ export const SCHEDULE_MEDIA_EXTENSIONS = ["png", "jpg", "jpeg"] as const;
  */
 const sendAt = z.preprocess(
   (v) => (v === null || v === "" ? undefined : v),
-  z.union([z.string().regex(LOCAL_DATE_TIME), z.coerce.date()], { error: "Obrigatório" }),
+  z.union([z.string().regex(LOCAL_DATE_TIME, "Obrigatório"), z.coerce.date({ error: "Obrigatório" })], { error: "Obrigatório" }),
 );
 
 /** Schedule dialog (2-administration §5): body ≥ 5 'Mensagem muito curta'; contact and sendAt 'Obrigatório'. */
