@@ -47,9 +47,14 @@ export function onTokenRefreshed(listener: (token: string) => void): () => void 
 
 let refreshing: Promise<boolean> | null = null;
 /** One refresh at a time, shared by every call that needs it. */
+let refreshRefused = false;
+/** Whether the last refresh was refused by the server (the session is over), not merely unanswered (a page left mid-way). */
+export const lastRefreshRefused = () => refreshRefused;
+
 export function refreshSession(): Promise<boolean> {
   refreshing ??= fetch(`${API_BASE}/auth/refresh_token`, { method: "POST", credentials: "include" })
     .then(async (res) => {
+      refreshRefused = res.status === 401 || res.status === 403;
       if (!res.ok) return false;
       const data = (await res.json()) as { token: string };
       setToken(data.token);

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { SessionResponse, SessionUser } from "@atende/shared";
-import { api, ApiError, getToken, onUnauthorized, refreshSession, setToken } from "./api";
+import { api, ApiError, getToken, lastRefreshRefused, onUnauthorized, refreshSession, setToken } from "./api";
 import { closeSocket } from "./socket-closer";
 import { clearSessionData, STORAGE_KEYS, writeJson } from "./storage";
 import { logFailure } from "./log-failure";
@@ -57,8 +57,11 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         if (!getToken()) {
           // Without the marker a signed-in session leaves on this device there is nothing to refresh:
           // an anonymous first visit shows the login page at once, without a refused call.
-          if (!localStorage.getItem(STORAGE_KEYS.userId) || !(await refreshSession())) {
-            clearSessionData();
+          if (!localStorage.getItem(STORAGE_KEYS.userId)) return;
+          if (!(await refreshSession())) {
+            // the marker goes only when the server refused: a refresh cut short by leaving the page
+            // must not make the next page forget a live session
+            if (lastRefreshRefused()) clearSessionData();
             return;
           }
         }
@@ -66,7 +69,8 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         if (!cancelled) setUser(me);
       } catch (err) {
         logFailure("restoring the session failed", err);
-        clearSessionData();
+        // only a refusal ends the stored session; an unanswered call (the page was left) does not
+        if (err instanceof ApiError && err.status === 401) clearSessionData();
       } finally {
         if (!cancelled) setLoading(false);
       }
