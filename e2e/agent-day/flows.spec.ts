@@ -125,10 +125,17 @@ test("the ticket options menu: schedule, contact observations, transfer and dele
   await expect(menu.getByRole("menuitem")).toContainText(["Transferir", "Agendar mensagem", "Dados e observações do contato", "Excluir"]);
   await page.screenshot({ path: "/tmp/agent-day-options-menu.png" });
   await menu.getByRole("menuitem", { name: "Agendar mensagem" }).click();
-  await expect(page).toHaveURL(/\/schedules/);
+  // The dialog opens over the conversation, for its contact; the agent stays in the ticket.
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByText("Sofia Opções").or(dialog.locator('input[value="Sofia Opções"]')).first()).toBeVisible();
+  await expect(dialog.getByRole("combobox", { name: "Contato", exact: true })).toHaveValue("Sofia Opções");
+  await expect(page).toHaveURL(new RegExp(`/tickets/${ticket.uuid}$`));
+  await dialog.getByLabel("Mensagem").fill("Retorno combinado com a Sofia.");
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(page.getByText("Agendamento salvo com sucesso!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("ticket-view")).toBeVisible();
+  const saved = await db().one<{ body: string; contact_id: number }>("SELECT body, contact_id FROM schedules WHERE company_id = $1", [t.companyId]);
+  expect(saved).toEqual({ body: "Retorno combinado com a Sofia.", contact_id: contactId });
 });
 
 test("a user or supervisor opening /users reads the refusal, then goes to /tickets after a second", async ({ page }) => {

@@ -1,3 +1,4 @@
+import { dateFieldInput } from "../support/date-fields.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 
 // A 1x1 transparent PNG.
@@ -14,9 +15,14 @@ test("a schedule is created from a contact link with variables and an image, and
   await page.goto(`/schedules?contactId=${paula.id}`);
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("combobox", { name: "Contato", exact: true })).toHaveValue("Paula Agendada");
-  const sendAt = await dialog.getByLabel("Data de envio").inputValue();
-  // The local time is read in the browser's time zone.
-  const minutesAhead = await page.evaluate((v) => (new Date(v).getTime() - Date.now()) / 60000, sendAt);
+  // dd/MM/yyyy HH:mm in Portuguese, the company's wall clock (São Paulo, as the browser here).
+  const sendAt = await dateFieldInput(dialog, "sendAt").inputValue();
+  expect(sendAt).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+  await expect(dialog.getByTestId("time-zone-hint")).toContainText("America/Sao Paulo (GMT-03:00)");
+  const minutesAhead = await page.evaluate((v) => {
+    const [d, mo, y, h, mi] = v.split(/[/ :]/).map(Number) as [number, number, number, number, number];
+    return (new Date(y, mo - 1, d, h, mi).getTime() - Date.now()) / 60000;
+  }, sendAt);
   expect(minutesAhead).toBeGreaterThan(55);
   expect(minutesAhead).toBeLessThan(65);
 

@@ -1,6 +1,10 @@
 import { createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
+import { dateFieldInput, typeDate } from "../support/date-fields.js";
 
 /** YYYY-MM-DD of today + days in the browser's time zone (the Playwright config uses São Paulo). */
+/** 2026-11-30 as the Portuguese interface shows it: 30/11/2026. */
+const shownDate = (iso: string) => iso.split("-").reverse().join("/");
+
 function dayFromToday(days: number): string {
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
   const [y, m, d] = today.split("-").map(Number) as [number, number, number];
@@ -76,7 +80,8 @@ test("the super administrator manages companies, plans and help videos", async (
   await form.getByLabel("E-mail").fill(`empresa-${stamp}@example.com`);
   await form.getByTestId("company-plan").locator("..").click();
   await page.getByRole("option", { name: `Plano ${stamp}` }).click();
-  await form.getByLabel("Data de vencimento").fill(dayFromToday(5));
+  await typeDate(page, form, "Data de vencimento", shownDate(dayFromToday(5)).replaceAll("/", ""));
+  await expect(dateFieldInput(form, "dueDate")).toHaveValue(shownDate(dayFromToday(5)));
   await form.getByLabel("Senha do administrador").fill("senha-forte-1");
   await form.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
@@ -88,7 +93,7 @@ test("the super administrator manages companies, plans and help videos", async (
   await row.click();
   await expect(form.locator('input[name="name"]')).toHaveValue(`Empresa ${stamp}`);
   await form.getByRole("button", { name: "+ Vencimento" }).click();
-  await expect(form.getByLabel("Data de vencimento")).not.toHaveValue(dayFromToday(5));
+  await expect(dateFieldInput(form, "dueDate")).not.toHaveValue(shownDate(dayFromToday(5)));
   await form.getByRole("button", { name: "Salvar" }).click();
   await expect(row).toHaveAttribute("data-tone", "none");
   const saved = await db().one<{ due: string }>("SELECT to_char(due_date, 'YYYY-MM-DD') AS due FROM companies WHERE name = $1", [`Empresa ${stamp}`]);

@@ -3,6 +3,8 @@ import { Outlet, useLocation } from "react-router-dom";
 import { Box, LinearProgress, Toolbar, useMediaQuery, useTheme } from "@mui/material";
 import { LIMITS } from "@atende/shared";
 import { useCurrentUser } from "../lib/session";
+import { AppDialogsProvider } from "./app-dialogs-provider";
+import { DateLocalization } from "./date-localization";
 import { AppDrawer } from "./shell/app-drawer";
 import { AppTopBar } from "./shell/app-top-bar";
 import { useConnectionsAlert } from "./shell/use-connections-alert";
@@ -54,7 +56,11 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 2.5 }, bgcolor: theme.palette.background.default }}>
         <Toolbar />
         <Suspense fallback={<LinearProgress />}>
-          <Outlet />
+          <DateLocalization>
+            <AppDialogsProvider>
+              <Outlet />
+            </AppDialogsProvider>
+          </DateLocalization>
         </Suspense>
       </Box>
     </Box>

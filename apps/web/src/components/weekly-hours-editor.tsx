@@ -1,6 +1,7 @@
 import { Box, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { HHMM_PATTERN, TimeMaskField } from "./time-mask-field";
+import { TimeZoneHint } from "./time-zone-hint";
 
 export interface WeeklyHoursEntry {
   weekday: string;
@@ -41,6 +42,7 @@ export function WeeklyHoursEditor({ value, onChange, startLabel, endLabel, disab
     onChange(value.map((e, i) => (i === index ? { ...e, [field]: time } : e)));
   return (
     <Box sx={{ display: "grid", gap: 1.5 }}>
+      <TimeZoneHint />
       {value.map((entry, index) => {
         const startBad = entry.startTime !== "" && !HHMM_PATTERN.test(entry.startTime);
         const endBad = entry.endTime !== "" && !HHMM_PATTERN.test(entry.endTime);

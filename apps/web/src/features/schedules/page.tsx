@@ -6,7 +6,6 @@ import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import ImageIcon from "@mui/icons-material/Image";
-import { format } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { channel, type Schedule } from "@atende/shared";
@@ -19,16 +18,19 @@ import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "
 import { useSocketEvent } from "../../lib/use-socket-event";
 import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
+import { formatInZone, useCompanyTimeZone } from "../../lib/time-zone";
 import { deleteSchedule, fetchContact, fetchSchedulesPage, scheduleKeys } from "./api/schedules";
 import { ScheduleDialog } from "./components/schedule-dialog";
 import { STATUS_COLORS } from "./components/schedule-status";
 import { EmptyTableRow } from "../../components/empty-state";
 
-const when = (iso: string | null) => (iso ? format(new Date(iso), "dd/MM/yyyy HH:mm") : "-");
 
 export default function SchedulesPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  // times as entered: the company's wall clock
+  const timeZone = useCompanyTimeZone();
+  const when = (iso: string | null) => (iso ? formatInZone(iso, timeZone) : "-");
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState("");

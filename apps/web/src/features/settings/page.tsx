@@ -47,7 +47,7 @@ export default function SettingsPage() {
         </Box>
       ) : (
         <>
-          {current === "options" && <OptionsTab settings={settings.data ?? []} isSuper={user.super} />}
+          {current === "options" && <OptionsTab settings={settings.data ?? []} isSuper={user.super} companyId={user.companyId} />}
           {current === "hours" && <HoursTab companyId={user.companyId} />}
           {current === "companies" && <CompaniesTab />}
           {current === "plans" && <PlansTab />}

@@ -4,27 +4,29 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField, Tooltip, Typography } from "@mui/material";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
-import { addHours, format } from "date-fns";
+import { addHours } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { toast } from "react-toastify";
 import { z } from "zod";
-import { SCHEDULE_MEDIA_EXTENSIONS, SCHEDULE_VARIABLES, scheduleInput, type ContactRef, type Schedule } from "@atende/shared";
+import { dateToZonedLocal, LOCAL_DATE_TIME, SCHEDULE_MEDIA_EXTENSIONS, SCHEDULE_VARIABLES, scheduleInput, type ContactRef, type Schedule } from "@atende/shared";
+import { DateTimeField } from "../../../components/date-time-field";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { toastError } from "../../../lib/toast-error";
+import { useCompanyTimeZone } from "../../../lib/time-zone";
 import { createSchedule, fetchConnections, removeScheduleMedia, scheduleKeys, updateSchedule, uploadScheduleMedia } from "../api/schedules";
 import { ContactPicker } from "./contact-picker";
 
 const formSchema = z.object({
   body: scheduleInput.shape.body,
   contact: z.custom<ContactRef | null>().refine((c) => c !== null && c !== undefined, "Obrigatório"),
-  sendAt: z.string().min(1, "Obrigatório"),
+  sendAt: z.string().min(1, "Obrigatório").regex(LOCAL_DATE_TIME, "Invalid date"),
   whatsappId: z.number().nullable(),
 });
 type FormValues = z.input<typeof formSchema>;
 
-const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm";
-const defaultSendAt = () => format(addHours(new Date(), 1), LOCAL_FORMAT);
+/** Now + 1 h, as the company's wall clock shows it. */
+const defaultSendAt = (timeZone: string) => dateToZonedLocal(addHours(new Date(), 1), timeZone);
 
 interface Props {
   open: boolean;
@@ -47,10 +49,11 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [mediaName, setMediaName] = useState<string | null>(null);
+  const timeZone = useCompanyTimeZone();
   const connections = useQuery({ queryKey: scheduleKeys.connections, queryFn: fetchConnections, enabled: open, retry: false });
-  const { register, control, handleSubmit, reset, getValues, setValue, formState } = useForm<FormValues>({
+  const { control, handleSubmit, reset, getValues, setValue, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
-    defaultValues: { body: "", contact: null, sendAt: defaultSendAt(), whatsappId: null },
+    defaultValues: { body: "", contact: null, sendAt: defaultSendAt(timeZone), whatsappId: null },
   });
 
   useEffect(() => {
@@ -59,10 +62,10 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
     setMediaName(schedule?.mediaName ?? null);
     reset(
       schedule
-        ? { body: schedule.body, contact: schedule.contact, sendAt: format(new Date(schedule.sendAt), LOCAL_FORMAT), whatsappId: schedule.whatsappId }
-        : { body: "", contact: initialContact ?? null, sendAt: defaultSendAt(), whatsappId: null },
+        ? { body: schedule.body, contact: schedule.contact, sendAt: dateToZonedLocal(new Date(schedule.sendAt), timeZone), whatsappId: schedule.whatsappId }
+        : { body: "", contact: initialContact ?? null, sendAt: defaultSendAt(timeZone), whatsappId: null },
     );
-  }, [open, schedule, initialContact, reset]);
+  }, [open, schedule, initialContact, reset, timeZone]);
 
   const sent = schedule !== null && (schedule.status === "ENVIADA" || schedule.sentAt !== null);
 
@@ -105,7 +108,7 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
 
   const submit = handleSubmit(async (v) => {
     if (sent || !v.contact) return;
-    const body = { body: v.body ?? "", contactId: v.contact.id, sendAt: new Date(v.sendAt).toISOString(), whatsappId: v.whatsappId };
+    const body = { body: v.body ?? "", contactId: v.contact.id, sendAt: v.sendAt, whatsappId: v.whatsappId };
     try {
       let saved = schedule ? await updateSchedule(schedule.id, body) : await createSchedule(body);
       if (file) saved = await uploadScheduleMedia(saved.id, file);
@@ -159,15 +162,21 @@ export function ScheduleDialog({ open, schedule, initialContact, onClose, onSave
             </Box>
           </Box>
           <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr" }, gap: 2 }}>
-            <TextField
-              type="datetime-local"
-              label={t("schedules.dialog.sendAt")}
-              {...register("sendAt")}
-              required
-              disabled={sent}
-              error={!!err.sendAt}
-              helperText={formMessage(err.sendAt?.message)}
-              slotProps={{ inputLabel: { shrink: true } }}
+            <Controller
+              control={control}
+              name="sendAt"
+              render={({ field }) => (
+                <DateTimeField
+                  label={t("schedules.dialog.sendAt")}
+                  name="sendAt"
+                  value={field.value ?? ""}
+                  onChange={field.onChange}
+                  required
+                  disabled={sent}
+                  error={!!err.sendAt}
+                  helperText={formMessage(err.sendAt?.message)}
+                />
+              )}
             />
             <Controller
               control={control}

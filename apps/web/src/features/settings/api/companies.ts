@@ -29,3 +29,7 @@ export function deleteCompany(id: number): Promise<unknown> {
 export function updateCompanySchedules(id: number, schedules: ScheduleEntry[]): Promise<Company> {
   return api<Company>(`/companies/${id}/schedules`, { method: "PUT", body: { schedules } });
 }
+
+export function updateCompanyTimeZone(id: number, timeZone: string): Promise<Company> {
+  return api<Company>(`/companies/${id}/time-zone`, { method: "PUT", body: { timeZone } });
+}

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { emailField, MSG, requiredString, type Company } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { formMessage } from "../../../components/form-message";
+import { DateField } from "../../../components/date-time-field";
 import { FormTextField } from "../../../components/form-text-field";
 import { ApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/toast-error";
@@ -188,7 +189,21 @@ export function CompaniesTab() {
               </TextField>
             )}
           />
-          <FormTextField control={control} size="small" type="date" name="dueDate" label={t("settings.companies.dueDate")} slotProps={{ inputLabel: { shrink: true } }} />
+          <Controller
+            control={control}
+            name="dueDate"
+            render={({ field, fieldState }) => (
+              <DateField
+                size="small"
+                name="dueDate"
+                label={t("settings.companies.dueDate")}
+                value={field.value ?? ""}
+                onChange={field.onChange}
+                error={!!fieldState.error}
+                helperText={formMessage(fieldState.error?.message)}
+              />
+            )}
+          />
           <Controller
             control={control}
             name="recurrence"

@@ -6,6 +6,7 @@ import { SETTING_DEFAULTS, type Setting, type SettingKey } from "@atende/shared"
 import { toastError } from "../../../lib/toast-error";
 import { useSession } from "../../../lib/session";
 import { settingKeys, updateSetting } from "../api/settings";
+import { TimeZoneSetting } from "./time-zone-setting";
 import { logFailure } from "../../../lib/log-failure";
 
 const SWITCHES: { key: SettingKey; superOnly?: boolean }[] = [
@@ -19,10 +20,11 @@ const SWITCHES: { key: SettingKey; superOnly?: boolean }[] = [
 interface Props {
   settings: Setting[];
   isSuper: boolean;
+  companyId: number;
 }
 
 /** Options tab (everyone who reaches the page): enabled/disabled switches and the schedule type. */
-export function OptionsTab({ settings, isSuper }: Props) {
+export function OptionsTab({ settings, isSuper, companyId }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { reload } = useSession();
@@ -87,6 +89,7 @@ export function OptionsTab({ settings, isSuper }: Props) {
             ))}
           </TextField>
         </Paper>
+        <TimeZoneSetting companyId={companyId} />
       </Box>
     </Paper>
   );

@@ -24,6 +24,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { ContactAvatar } from "./contact-avatar";
 import { TransferModal } from "./transfer-modal";
 import { useWorkspace } from "./workspace-context";
+import { useAppDialogs } from "../../../lib/app-dialogs";
 
 /** The conversation header: contact (opens the drawer), status actions, transfer and the options menu. */
 export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticket: Ticket; compact: boolean; onOpenContact(): void; onBack?: () => void }) {
@@ -31,6 +32,7 @@ export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticke
   const { me } = useWorkspace();
   const narrow = compact;
   const navigate = useNavigate();
+  const { openSchedule } = useAppDialogs();
   const { run, busy } = useTicketActions(me.id);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [transfer, setTransfer] = useState(false);
@@ -155,7 +157,7 @@ export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticke
         <MenuItem
           onClick={() => {
             setMenu(null);
-            navigate(`/schedules?contactId=${ticket.contactId}`);
+            openSchedule(ticket.contact);
           }}
           data-testid="header-schedule"
         >
