@@ -149,7 +149,6 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
           messages={state.messages}
           hasMore={state.hasMore}
           loading={state.loading}
-          tailVersion={state.tailVersion}
           meId={me.id}
           onLoadOlder={loadOlder}
           onReply={setReplyTo}
