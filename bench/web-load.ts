@@ -108,6 +108,8 @@ async function main() {
       const fresh = await browser.newContext();
       const res = await fresh.request.post(`${base}/api/auth/login`, { data: { email: agent.email, password: TEST_PASSWORD } });
       if (!res.ok()) throw new Error(`login failed: ${res.status()}`);
+      // the marker a login leaves on the device: with it the app restores the session from the cookie
+      await fresh.addInitScript((id) => localStorage.setItem("userId", String(id)), agent.id);
       tickets.push(await load(await fresh.newPage(), `${base}/tickets`, '[data-testid="ticket-item"]'));
       await fresh.close();
     }
