@@ -23,7 +23,8 @@ export default defineConfig({
         // every feature's texts of one language in one chunk, loaded for the language in use (lib/i18n.ts)
         manualChunks(id) {
           const lang = /\/locales\/(\w+)\.json$/.exec(id)?.[1];
-          return lang ? `locale-${lang}` : undefined;
+          if (!lang) return undefined;
+          return /\/features\/(?!auth\/|password-reset\/)/.test(id) ? `locale-${lang}-app` : `locale-${lang}`;
         },
       },
     },

@@ -1,15 +1,11 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
-import { Box, CircularProgress } from "@mui/material";
 import { canVisit, gateForPath } from "@atende/shared";
+import { LoadingBar } from "../components/loading-bar";
 import { useSession } from "../lib/session";
 
 function Loading() {
-  return (
-    <Box sx={{ display: "grid", placeItems: "center", height: "100vh" }}>
-      <CircularProgress />
-    </Box>
-  );
+  return <LoadingBar />;
 }
 
 /**

@@ -9,10 +9,15 @@ type Tree = { [key: string]: string | Tree };
 /**
  * Translations live beside their feature: `src/locales/{pt,en,es}.json` for the shell and errors,
  * `src/features/<name>/locales/{pt,en,es}.json` for each feature. All are merged into one namespace.
- * Only the languages in use are loaded (one chunk per language, see vite.config.ts): the login page
- * does not carry the texts of every screen in three languages.
+ * Only the languages in use are loaded, in two chunks per language (see vite.config.ts): the public
+ * pages' texts (shell, errors, login, sign-up, password reset) first, and the other features' texts
+ * when the signed-in app loads (`loadAppTexts`), so the login page carries neither the texts of every
+ * screen nor the other languages.
  */
-const loaders = import.meta.glob<{ default: Tree }>(["../locales/*.json", "../features/*/locales/*.json"]);
+const publicLoaders = import.meta.glob<{ default: Tree }>(["../locales/*.json", "../features/auth/locales/*.json", "../features/password-reset/locales/*.json"]);
+const appLoaders = import.meta.glob<{ default: Tree }>(["../features/*/locales/*.json", "!../features/auth/locales/*.json", "!../features/password-reset/locales/*.json"]);
+/** Whether the app's texts are wanted (tests render features directly: always). */
+let withAppTexts = import.meta.env.MODE === "test";
 
 function merge(target: Tree, source: Tree): Tree {
   for (const [k, v] of Object.entries(source)) {
@@ -23,6 +28,7 @@ function merge(target: Tree, source: Tree): Tree {
 }
 
 async function languageTree(lang: string): Promise<Tree> {
+  const loaders = withAppTexts ? { ...publicLoaders, ...appLoaders } : publicLoaders;
   const files = Object.entries(loaders).filter(([path]) => path.endsWith(`/${lang}.json`));
   const modules = await Promise.all(files.map(([, load]) => load()));
   return modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {});
@@ -43,6 +49,27 @@ export const i18nReady = i18n
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+
+let appTexts: Promise<void> | null = null;
+
+/** Adds the signed-in app's texts for the languages in use (once); later language changes load them too. */
+export function loadAppTexts(): Promise<void> {
+  appTexts ??= addAppTexts();
+  return appTexts;
+}
+
+async function addAppTexts(): Promise<void> {
+  if (withAppTexts) return;
+  withAppTexts = true;
+  const languages = [...new Set([i18n.language, DEFAULT_LANGUAGE])].filter((l) => (LANGUAGES as readonly string[]).includes(l));
+  await Promise.all(
+    languages.map(async (lang) => {
+      const files = Object.entries(appLoaders).filter(([path]) => path.endsWith(`/${lang}.json`));
+      const modules = await Promise.all(files.map(([, load]) => load()));
+      i18n.addResourceBundle(lang, "translation", modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {}), true, true);
+    }),
+  );
+}
 
 export function setLanguage(lang: Language): void {
   localStorage.setItem(STORAGE_KEYS.language, lang);

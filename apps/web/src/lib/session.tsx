@@ -1,5 +1,4 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import type { SessionResponse, SessionUser } from "@atende/shared";
 import { api, ApiError, getToken, lastRefreshRefused, onUnauthorized, refreshSession, setToken } from "./api";
 import { closeSocket } from "./socket-closer";
@@ -28,6 +27,13 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
+/** Empties the query cache (loaded with the first page that fetches, not with the login page). */
+function clearQueryCache(): void {
+  import("./query-client")
+    .then((m) => m.queryClient.clear())
+    .catch((err: unknown) => logFailure("could not clear the query cache", err));
+}
+
 function remember(user: SessionUser) {
   localStorage.setItem(STORAGE_KEYS.companyId, String(user.companyId));
   localStorage.setItem(STORAGE_KEYS.userId, String(user.id));
@@ -39,7 +45,6 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
   const [user, setUserState] = useState<SessionUser | null>(null);
   const [loading, setLoading] = useState(true);
   const [landing, setLanding] = useState("/");
-  const queryClient = useQueryClient();
 
   const setUser = useCallback((u: SessionUser) => {
     remember(u);
@@ -85,9 +90,9 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
       onUnauthorized(() => {
         closeSocket();
         setUserState(null);
-        queryClient.clear();
+        clearQueryCache();
       }),
-    [queryClient],
+    [],
   );
 
   const clearLocalData = useCallback(async () => {
@@ -119,11 +124,11 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         }
         closeSocket();
         await clearLocalData();
-        queryClient.clear();
+        clearQueryCache();
         setUserState(null);
       },
     }),
-    [user, loading, landing, setUser, reload, clearLocalData, queryClient],
+    [user, loading, landing, setUser, reload, clearLocalData],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
 import { useSession } from "../../lib/session";
 import { disconnectSocket, getSocket } from "../../lib/socket";

@@ -5,7 +5,7 @@ import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { Box, Button, CircularProgress, Link, Stack, TextField, Typography } from "@mui/material";
 import { AuthCard } from "./components/auth-card";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { forgetPasswordParams, resetPasswordForm } from "@atende/shared";
 import type { z } from "zod";
 import { formMessage } from "../../components/form-message";

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { Box, Button, Link, TextField } from "@mui/material";
+import { Box, Button, Link } from "@mui/material";
+import { InputField } from "../../components/input-field";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format-date";
 import { toastError } from "../../lib/toast-error";
@@ -39,8 +40,8 @@ export default function LoginPage() {
 
   return (
     <AuthCard title={t("login.title")} subtitle={t("login.subtitle")} onSubmit={submit} noValidate={false}>
-      <TextField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} fullWidth margin="normal" required autoFocus autoComplete="username" />
-      <TextField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} fullWidth margin="normal" required autoComplete="current-password" />
+      <InputField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus autoComplete="username" />
+      <InputField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
       <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={busy}>
         {t("login.submit")}
       </Button>

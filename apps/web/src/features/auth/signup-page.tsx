@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { Box, Button, Link, MenuItem, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { MSG, signupInput, type SignupInput } from "@atende/shared";
 import { ApiError } from "../../lib/api";
 import { toastError } from "../../lib/toast-error";

@@ -4,7 +4,7 @@ import AddIcon from "@mui/icons-material/Add";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { can, canVisit, channel, type Whatsapp, type WhatsappEvent, type WhatsappSessionEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { PageHeading } from "../../components/page-heading";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { useSocketEvent } from "../../lib/use-socket-event";

@@ -6,7 +6,7 @@ import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { channel, type QuickMessage } from "@atende/shared";
 import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";

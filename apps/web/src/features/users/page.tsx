@@ -5,7 +5,7 @@ import DeleteSweep from "@mui/icons-material/DeleteSweep";
 import PersonAdd from "@mui/icons-material/PersonAdd";
 import Search from "@mui/icons-material/Search";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast";
 import { canDeleteUsers, canManageUsers, LIMITS, type User } from "@atende/shared";
 import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";

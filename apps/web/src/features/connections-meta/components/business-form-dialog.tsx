@@ -3,7 +3,7 @@ import { useForm, type Resolver } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Dialog, DialogContent, DialogTitle, Stack, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { businessInput, businessUpdateInput, type Business } from "@atende/shared";
 import { formMessage } from "../../../components/form-message";
 import { ApiError } from "../../../lib/api";

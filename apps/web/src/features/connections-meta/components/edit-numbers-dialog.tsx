@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import type { OfficialWhatsapp } from "@atende/shared";
 import { toastError } from "../../../lib/toast-error";
 import { bulkUpdateOfficialNumbers, fetchQueueOptions, officialKeys, updateOfficialNumber } from "../api/official-whatsapp";

@@ -3,7 +3,7 @@ import { Alert, Box, Button, CircularProgress, IconButton, InputAdornment, TextF
 import AutorenewIcon from "@mui/icons-material/Autorenew";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { toastError } from "../../../lib/toast-error";
 import { generateApiToken } from "../api/connections";
 

@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Whatsapp, WhatsappUpdateInput } from "@atende/shared";
 import { useForm, type FieldErrors, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { ApiError } from "../../../lib/api";
 import { toastError } from "../../../lib/toast-error";
 import { connectionKeys, createConnection, promptsQuery, providersQuery, queuesQuery, updateConnection } from "../api/connections";

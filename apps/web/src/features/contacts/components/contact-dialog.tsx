@@ -5,7 +5,7 @@ import { Box, Button, Dialog, DialogContent, DialogTitle, IconButton, Typography
 import AddIcon from "@mui/icons-material/Add";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { contactInput, LIMITS, type Contact } from "@atende/shared";
 import type { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";

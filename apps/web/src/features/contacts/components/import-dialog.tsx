@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, List, ListItem, ListItemText, Typography } from "@mui/material";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { channel, CONTACT_IMPORT_MESSAGES, LIMITS, type ContactImport, type ContactImportProgressEvent } from "@atende/shared";
 import { ApiError } from "../../../lib/api";
 import { useSocketEvent } from "../../../lib/use-socket-event";

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueScheduleEntry } from "@atende/shared";
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Button, Chip, Dialog, DialogContent, DialogTitle, FormControlLabel, Switch } from "@mui/material";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { LIMITS, quickMessageInput, type QuickMessage } from "@atende/shared";
 import type { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";

@@ -8,7 +8,7 @@ import StorefrontIcon from "@mui/icons-material/Storefront";
 import { LIMITS, type MediaType, type SandboxOutboxItem, type Whatsapp } from "@atende/shared";
 import { format, isSameDay, isToday, isYesterday, parseISO } from "date-fns";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { toastError } from "../../../lib/toast-error";
 import { Ticks } from "./ticks";
 import { WhatsappText } from "./whatsapp-text";

@@ -6,7 +6,7 @@ import { Alert, Box, Button, Chip, CircularProgress, Dialog, DialogActions, Dial
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import { addHours } from "date-fns";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { z } from "zod";
 import { dateToZonedLocal, LOCAL_DATE_TIME, SCHEDULE_MEDIA_EXTENSIONS, SCHEDULE_VARIABLES, scheduleInput, type ContactRef, type Schedule } from "@atende/shared";
 import { DateTimeField } from "../../../components/date-time-field";

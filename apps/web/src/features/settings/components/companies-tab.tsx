@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Box, Button, MenuItem, Paper, Table, TableBody, TableCell, TableHead, TableRow, TableContainer, TextField, Typography } from "@mui/material";
 import { alpha } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { z } from "zod";
 import { emailField, MSG, requiredString, type Company } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";

@@ -20,7 +20,7 @@ import {
 } from "@mui/material";
 import EditIcon from "@mui/icons-material/Edit";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { z } from "zod";
 import { MSG, PROFILES, userUpdateInput, type Company, type User } from "@atende/shared";
 import { formMessage } from "../../../components/form-message";

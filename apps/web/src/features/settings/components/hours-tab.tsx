@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Box, Button, CircularProgress, Paper, Typography } from "@mui/material";
 import SaveIcon from "@mui/icons-material/Save";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { DEFAULT_QUEUE_SCHEDULES, type ScheduleEntry } from "@atende/shared";
 import { WeeklyHoursEditor, weeklyHoursValid } from "../../../components/weekly-hours-editor";
 import { toastError } from "../../../lib/toast-error";

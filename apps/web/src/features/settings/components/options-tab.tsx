@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Box, FormControlLabel, MenuItem, Paper, Switch, TextField, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { SETTING_DEFAULTS, type Setting, type SettingKey } from "@atende/shared";
 import { toastError } from "../../../lib/toast-error";
 import { useSession } from "../../../lib/session";

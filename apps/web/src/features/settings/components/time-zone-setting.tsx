@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { Autocomplete, Paper, TextField, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { timeZoneNames } from "@atende/shared";
 import { logFailure } from "../../../lib/log-failure";
 import { useSession } from "../../../lib/session";

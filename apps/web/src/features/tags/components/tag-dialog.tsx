@@ -3,7 +3,7 @@ import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Checkbox, Dialog, DialogContent, DialogTitle, FormControlLabel } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { isAdmin, LIMITS, tagInput, type Tag } from "@atende/shared";
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";

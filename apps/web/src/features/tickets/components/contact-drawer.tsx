@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LIMITS } from "@atende/shared";
 import { format } from "date-fns";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { contactQuery } from "../api/contacts";
 import { addNote, deleteNote, notesQuery } from "../api/notes";
 import { toDate } from "../lib/format";

@@ -5,7 +5,7 @@ import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
 import { useQueryClient } from "@tanstack/react-query";
 import { contactNumberValue, LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { updateContact } from "../api/contacts";
 import { toastError } from "../../../lib/toast-error";
 import type { Contact } from "../types";

@@ -11,7 +11,7 @@ import ViewQuiltIcon from "@mui/icons-material/ViewQuilt";
 import { useQuery } from "@tanstack/react-query";
 import { LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { quickMessagesQuery } from "../api/lookups";
 import { sendMediaMessage, sendTextMessage } from "../api/messages";
 import { startRecording, type Recording } from "../lib/audio-recorder";

@@ -4,7 +4,7 @@ import { Box, Button, CircularProgress, Drawer, Paper, Typography, type Theme } 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { channel } from "@atende/shared";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { deleteMessage } from "../api/messages";
 import { fetchTicket, markTicketRead, ticketKeys } from "../api/tickets";
 import { useMessages } from "../hooks/use-messages";

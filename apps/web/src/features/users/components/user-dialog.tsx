@@ -19,7 +19,7 @@ import {
   TextField,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
+import { toast } from "../../../lib/toast";
 import { can, MSG, PROFILES, userCreateInput, type Profile, type SessionUser, type User } from "@atende/shared";
 import { useConnections } from "../api/get-connections";
 import { useQueues } from "../api/get-queues";
