@@ -74,8 +74,9 @@ export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadO
       >
         <Box ref={scroll.content} sx={{ minHeight: "100%", boxSizing: "border-box", py: 1, display: "flex", flexDirection: "column" }}>
           {loading && messages.length > 0 && (
-            <Box sx={{ display: "flex", justifyContent: "center", py: 1 }}>
-              <CircularProgress size={20} />
+            // older messages loading: floats over the top without taking room, so nothing moves under the reader
+            <Box sx={{ position: "sticky", top: 0, height: 0, overflow: "visible", display: "flex", justifyContent: "center", zIndex: 1 }} data-testid="older-loading">
+              <CircularProgress size={20} sx={{ mt: 1 }} />
             </Box>
           )}
           {messages.length === 0 && loading && (
