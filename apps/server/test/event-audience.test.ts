@@ -212,9 +212,20 @@ describe("user events reach those who may list users and the user themself", () 
 });
 
 describe("company-wide events reach every user of the company and no one else", () => {
-  it("contact", async () => {
-    await api("POST", "/api/contacts", tokens.user!, { name: "Novo Contato", number: "5511944443333" });
-    expect(await receivers("contact", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);
+  it("contact: a new one reaches the contacts pages open (joinContacts), a change or deletion everyone", async () => {
+    const open = clients.filter((c) => ["user", "supervisorB"].includes(c.name) || c.name === "foreign");
+    for (const c of open) c.socket.emit("joinContacts");
+    const created = await api("POST", "/api/contacts", tokens.user!, { name: "Novo Contato", number: "5511944443333" });
+    expect(await receivers("contact", ["supervisorB", "user"], (p) => p.action === "create")).toEqual(["supervisorB", "user"]);
+    await api("PUT", `/api/contacts/${created.id}`, tokens.user!, { name: "Contato Renomeado", number: "5511944443333" });
+    expect(await receivers("contact", WHOLE_COMPANY, (p) => p.action === "update")).toEqual(WHOLE_COMPANY);
+    // the page closed: no more new contacts
+    for (const c of open) c.socket.emit("leaveContacts");
+    for (const c of clients) c.events.length = 0;
+    await api("POST", "/api/contacts", tokens.user!, { name: "Outro Contato", number: "5511944443334" });
+    await api("PUT", `/api/contacts/${created.id}`, tokens.user!, { name: "Contato Renomeado 2", number: "5511944443333" });
+    await receivers("contact", WHOLE_COMPANY, (p) => p.action === "update");
+    expect(clients.filter((c) => c.events.some((e) => e.payload.action === "create")).map((c) => c.name)).toEqual([]);
   });
 
   it("queue", async () => {

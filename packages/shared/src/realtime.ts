@@ -25,6 +25,9 @@ export const CLIENT_EVENTS = {
   joinTickets: "joinTickets",
   leaveTickets: "leaveTickets",
   joinChatBox: "joinChatBox",
+  /** The contacts page is open: new contacts are sent live to it (and leaveContacts when it closes). */
+  joinContacts: "joinContacts",
+  leaveContacts: "leaveContacts",
   leaveChatBox: "leaveChatBox",
   userStatus: "userStatus",
   /**

@@ -1,7 +1,6 @@
-import { channel, cleanMediaType, isWhatsappUserId } from "@atende/shared";
+import { cleanMediaType, isWhatsappUserId } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
-import { rooms } from "../core/realtime.js";
 import { mediaStorage } from "../core/storage.js";
 import type { Sql } from "../db/sql.js";
 import { presentContact } from "../domains/contacts/presenter.js";
@@ -9,12 +8,13 @@ import * as contactRepo from "../domains/contacts/repository.js";
 import { messagePreview, presentMessage } from "../domains/messages/presenter.js";
 import { MESSAGE_COLUMNS, MESSAGE_JOINS, type MessageRow } from "../domains/messages/repository.js";
 import { sendOutgoing } from "../domains/messages/send-message.js";
-import { emitAppMessage, emitTicketUpdate } from "../domains/tickets/events.js";
+import { emitAppMessage } from "../domains/tickets/events.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
 import type { InboundMessage } from "./driver.js";
 import { processInbound, senderKey, type Connection, type InboundPrepared } from "./inbound.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingTicket } from "./routing/queue-routing.js";
+import { emitContactEvent } from "../domains/contacts/events.js";
 
 interface NewConversation {
   number: string;
@@ -231,11 +231,8 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     ]);
     const ticketById = new Map(tickets.map((t) => [t.id, t]));
     const contacts = stored.contacts.length ? await contactRepo.findContacts(ctx.sql, companyId, stored.contacts) : [];
-    for (const c of contacts) ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), { action: "create", contact: presentContact(c) });
-    for (const id of stored.created) {
-      const t = ticketById.get(id);
-      if (t) await emitTicketUpdate(ctx, t, null);
-    }
+    for (const c of contacts) emitContactEvent(ctx, companyId, { action: "create", contact: presentContact(c) });
+    // new tickets reach their audience with their first message (appMessage carries the ticket)
     for (const m of messages) {
       const t = ticketById.get(m.ticket_id);
       if (t) await emitAppMessage(ctx, "create", presentMessage(m), t);

@@ -1,6 +1,5 @@
-import { channel, cleanMediaType } from "@atende/shared";
+import { cleanMediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
-import { rooms } from "../core/realtime.js";
 import { mediaStorage } from "../core/storage.js";
 import { presentContact } from "../domains/contacts/presenter.js";
 import * as contactRepo from "../domains/contacts/repository.js";
@@ -20,14 +19,14 @@ import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket 
 import { reportedToCaller } from "../core/ignore.js";
 import { contactKey, contactKeys } from "../core/phone.js";
 import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
+import { emitContactEvent } from "../domains/contacts/events.js";
 
 /** Tells the company's screens about a contact an inbound message created, changed or merged. */
 export async function emitContactChanges(ctx: AppContext, companyId: number, c: Pick<ResolvedContact, "id" | "created" | "merged" | "changed">): Promise<void> {
-  const room = rooms.company(companyId);
-  for (const id of c.merged) ctx.realtime.emit(room, channel.contact(companyId), { action: "delete", contactId: id });
+  for (const id of c.merged) emitContactEvent(ctx, companyId, { action: "delete", contactId: id });
   if (!c.created && !c.changed && !c.merged.length) return;
   const full = await contactRepo.findContact(ctx.sql, companyId, c.id);
-  if (full) ctx.realtime.emit(room, channel.contact(companyId), { action: c.created ? "create" : "update", contact: presentContact(full) });
+  if (full) emitContactEvent(ctx, companyId, { action: c.created ? "create" : "update", contact: presentContact(full) });
 }
 
 export interface Connection {
@@ -208,14 +207,12 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     messageRepo.findMessage(ctx.sql, companyId, result.messageId).then((r) => r!),
   ]);
   const moved = result.decision !== null && Object.keys(result.decision.patch).length > 0;
-  if (result.ticketCreated || moved) {
-    // those who saw the ticket in the menu (e.g. allTicket users for a queue-less pending one) learn it moved
-    const p = result.previous;
-    const before =
-      p && !result.ticketCreated
-        ? { id: p.id, company_id: companyId, status: p.status, queue_id: p.queue_id, queue_name: null, transfer_queue_id: null, user_id: null }
-        : null;
-    await emitTicketUpdate(ctx, ticket, before);
+  // A new ticket reaches its audience with its first message (appMessage carries the ticket); an
+  // existing one that moved also tells those who saw it before (e.g. allTicket users of a queue-less
+  // pending ticket) that it left them.
+  const p = result.previous;
+  if (moved && !result.ticketCreated && p) {
+    await emitTicketUpdate(ctx, ticket, { id: p.id, company_id: companyId, status: p.status, queue_id: p.queue_id, queue_name: null, transfer_queue_id: null, user_id: null });
   }
   await emitAppMessage(ctx, "create", presentMessage(message), ticket);
 

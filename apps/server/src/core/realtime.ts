@@ -20,6 +20,8 @@ export const rooms = {
   queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
   /** Users with allTicket enabled: they see pending tickets without a queue. */
   allTicket: (companyId: number) => `company:${companyId}:allTicket`,
+  /** The company's sockets showing the contacts page: they alone get `contact` create events. */
+  contactsPage: (companyId: number) => `company:${companyId}:contacts`,
   /** The platform operators (super flag). */
   supers: () => "supers",
 };
@@ -129,6 +131,8 @@ export class Realtime {
       });
     });
     socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
+    socket.on(CLIENT_EVENTS.joinContacts, () => void socket.join(rooms.contactsPage(actor.companyId)));
+    socket.on(CLIENT_EVENTS.leaveContacts, () => void socket.leave(rooms.contactsPage(actor.companyId)));
     socket.on(CLIENT_EVENTS.userStatus, () => {
       this.sql
         .exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId])

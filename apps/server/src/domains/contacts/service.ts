@@ -1,14 +1,14 @@
 import { contactKey } from "../../core/phone.js";
-import { channel, LIMITS, type Contact, type contactInput, type ContactsPage, type contactUpdateInput } from "@atende/shared";
+import { LIMITS, type Contact, type contactInput, type ContactsPage, type contactUpdateInput } from "@atende/shared";
 import type { z } from "zod";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
-import { rooms } from "../../core/realtime.js";
 import { emitTicketDelete } from "../tickets/events.js";
 import * as ticketRepo from "../tickets/repository.js";
 import { presentContact } from "./presenter.js";
 import * as repo from "./repository.js";
+import { emitContactEvent, type ContactEvent } from "./events.js";
 
 type CreateInput = z.output<typeof contactInput>;
 type UpdateInput = z.output<typeof contactUpdateInput>;
@@ -16,8 +16,8 @@ type UpdateInput = z.output<typeof contactUpdateInput>;
 const duplicated = () => new AppError("ERR_DUPLICATED_CONTACT", "Já existe um contato com este número");
 const isUnique = (err: unknown) => typeof err === "object" && err !== null && (err as { code?: string }).code === "23505";
 
-function emit(ctx: AppContext, companyId: number, payload: unknown) {
-  ctx.realtime.emit(rooms.company(companyId), channel.contact(companyId), payload);
+function emit(ctx: AppContext, companyId: number, payload: ContactEvent) {
+  emitContactEvent(ctx, companyId, payload);
 }
 
 async function checkWhatsapp(ctx: AppContext, companyId: number, whatsappId: number | null | undefined) {

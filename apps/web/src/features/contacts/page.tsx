@@ -6,14 +6,15 @@ import AddIcon from "@mui/icons-material/PersonAdd";
 import UploadIcon from "@mui/icons-material/UploadFile";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
-import { can, channel, type Contact } from "@atende/shared";
+import { toast } from "../../lib/toast";
+import { can, channel, CLIENT_EVENTS, type Contact } from "@atende/shared";
 import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";
 import { SearchField } from "../../components/search-field";
 import { useDebouncedValue } from "../../components/use-debounced-value";
 import { applyLiveEvent, removePagedItem, upsertPagedItem, usePagedList } from "../../components/use-paged-list";
 import { useSocketEvent } from "../../lib/use-socket-event";
+import { useSocketRoom } from "../../lib/use-socket-room";
 import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { contactKeys, deleteContact, fetchContactsPage } from "./api/contacts";
@@ -41,6 +42,8 @@ export default function ContactsPage() {
   const [exporting, setExporting] = useState(false);
   const canDelete = can(user, "contacts-page:deleteContact");
 
+  // new contacts are sent live only to the screens showing this page
+  useSocketRoom(CLIENT_EVENTS.joinContacts, CLIENT_EVENTS.leaveContacts);
   useSocketEvent(channel.contact(user.companyId), (payload) => {
     const action = (payload as { action?: string } | null)?.action;
     if (typeof action === "string" && action.startsWith("import")) return;

@@ -4,8 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Box, Button, CircularProgress, Typography } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import { useTranslation } from "react-i18next";
-import { toast } from "react-toastify";
-import { channel, isAdmin, type Tag, type Ticket } from "@atende/shared";
+import { toast } from "../../lib/toast";
+import { channel, isAdmin, type AppMessageEvent, type Tag, type Ticket } from "@atende/shared";
 import { ConfirmationDialog } from "../../components/confirmation-dialog";
 import { PageHeading } from "../../components/page-heading";
 import { useSocketEvent } from "../../lib/use-socket-event";
@@ -36,9 +36,14 @@ export default function KanbanPage() {
 
   // Ticket changes elsewhere refresh the board (coalesced).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useSocketEvent(channel.ticket(user.companyId), () => {
+  const refreshSoon = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => void queryClient.invalidateQueries({ queryKey: kanbanKeys.all }), 500);
+  };
+  useSocketEvent(channel.ticket(user.companyId), refreshSoon);
+  // a new customer's ticket arrives with its first message
+  useSocketEvent<AppMessageEvent<Ticket>>(channel.appMessage(user.companyId), (e) => {
+    if (e.action === "create" && e.ticket && !tickets.data?.some((x) => x.id === e.ticket?.id)) refreshSoon();
   });
 
   const lanes = tags.data ?? [];

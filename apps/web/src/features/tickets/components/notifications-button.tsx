@@ -57,6 +57,8 @@ export function TicketNotificationsButton() {
     const tk = d.ticket;
     const viewing = pathname === `/tickets/${tk.uuid}` && document.visibilityState === "visible";
     if (!viewing) setUnread((l) => [tk, ...l.filter((x) => x.id !== tk.id)]);
+    // a new customer's ticket arrives with its first message
+    if (withPending && tk.status === "pending" && visibleTo(me, tk, true)) setPending((l) => [tk, ...l.filter((x) => x.id !== tk.id)]);
     playNewMessageSound();
   });
   useChannel<TicketEvent>(channel.ticket(me.companyId), (d) => {
