@@ -20,7 +20,9 @@ export interface ServerProcess {
  */
 export async function startServerProcess(o: { databaseUrl: string; dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server alone
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [...nodeArgs, path.join(root, "apps/server/src/main.ts")], {
     env: {
       ...process.env,
       NODE_ENV: "production",

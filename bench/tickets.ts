@@ -11,9 +11,12 @@
  * database (the first page's ids and order, computed from the messages themselves) and measured
  * again after a burst: 2,000 of the newest tickets get a new message without any marker word.
  */
+import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildApp } from "../apps/server/src/app.js";
 import { loadConfig } from "../apps/server/src/config.js";
 import { hashPassword } from "../apps/server/src/core/password.js";
@@ -22,6 +25,7 @@ import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { startServerProcess } from "./server-process.js";
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const MESSAGES_PER_TICKET = 10;
 const RUNS = 30;
@@ -172,6 +176,26 @@ interface Scenario {
   check?: (body: unknown) => string | null | Promise<string | null>;
   /** Work running during the measurement; returns how many operations it did. */
   background?: (stop: () => boolean) => Promise<number>;
+}
+
+/**
+ * Throughput of the list the web app opens: LIST_CONCURRENCY (50) clients in another process
+ * (bench/list-load.ts) asking for the open tickets' first page with the queue filter the web sends.
+ */
+async function listThroughput(base: string, token: string, queues: { id: number }[]) {
+  const concurrency = Number(process.env.BENCH_LIST_CONCURRENCY ?? 50);
+  const url = `/api/tickets?status=open&pageNumber=1&showAll=true&queueIds=${encodeURIComponent(JSON.stringify(queues.map((q) => q.id)))}`;
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(path.join(here, "../node_modules/.bin/tsx"), [path.join(here, "list-load.ts")], {
+      env: { ...process.env, LIST_BASE: base, LIST_TOKEN: token, LIST_URL: url, LIST_CONCURRENCY: String(concurrency) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`list-load exited with ${code}`))));
+  });
+  return { concurrency, result: JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number | string> };
 }
 
 async function measure(base: string, s: Scenario) {
@@ -362,7 +386,13 @@ async function main() {
         log(`${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (load ${os.loadavg()[0]!.toFixed(1)})`);
       }
     };
-    await run(scenarios);
+    if (!process.env.BENCH_ONLY_THROUGHPUT) await run(scenarios);
+    const throughput = await listThroughput(base, admin, await sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 ORDER BY id", [seeded.companyId]));
+    log(`GET /tickets open, first page, ${throughput.concurrency} clients at once (admin, queue filter): ${JSON.stringify(throughput.result)} (load ${os.loadavg()[0]!.toFixed(1)})`);
+    if (process.env.BENCH_ONLY_THROUGHPUT) {
+      await server.stop();
+      return;
+    }
     // the burst: 2,000 of the newest tickets get a message without any marker word
     await timed("burst: 2,000 recent tickets get a new message", () =>
       sql.exec(

@@ -56,6 +56,8 @@ export async function loadActor(sql: Sql, userId: number, companyId: number, ses
         AND ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM sessions s
                                           WHERE s.id = $3 AND s.company_id = u.company_id AND s.user_id = u.id AND s.revoked_at IS NULL))`,
     [userId, companyId, sessionId ?? null],
+    // every request runs it: planned once per pooled connection
+    { prepare: true },
   );
   if (!row) return null;
   return {

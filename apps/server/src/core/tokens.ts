@@ -12,8 +12,12 @@ export interface AccessClaims {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Verified access tokens remembered per process (a few thousand signed-in tabs). */
+const VERIFIED_TOKENS_KEPT = 5000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, AccessClaims>();
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
@@ -35,6 +39,22 @@ export class TokenService {
    * is refused: it could never end.
    */
   async verifyAccess(token: string): Promise<AccessClaims | null> {
+    // A token whose signature was checked stays valid until it expires: its claims are remembered
+    // (the session behind it is still checked on every request, by loadActor).
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+    }
+    const claims = await this.checkAccess(token);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.clear();
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async checkAccess(token: string): Promise<AccessClaims | null> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"], requiredClaims: ["exp", "sub", "sid"] }));

@@ -17,7 +17,17 @@ export interface QueryOptions {
 }
 
 /** One name per distinct text, so two texts never collide in a connection's statement cache. */
-const statementName = (text: string) => `s_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+const names = new Map<string, string>();
+/** A prepared statement's name, from its text (remembered: the same few texts run on every request). */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    if (names.size >= 2000) names.clear();
+    name = `s_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
+}
 
 /** Thin, parameterised SQL access; every repository goes through it. */
 export class Sql {

@@ -4,7 +4,7 @@ import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { presentTicket } from "./presenter.js";
 import { expectedMatches } from "./search-frequency.js";
-import { ticketsByIds } from "./repository.js";
+import { TICKET_COLUMNS, TICKET_JOINS, ticketsByIds, type TicketRow } from "./repository.js";
 import { visibilityFor, visibilitySql } from "./visibility.js";
 
 type Query = z.output<typeof ticketsQuery>;
@@ -45,29 +45,36 @@ export async function listTickets(ctx: AppContext, actor: RequestActor, q: Query
   const baseWhere = where.join(" AND ");
   const search = q.searchParam.trim().toLowerCase();
 
-  let ids: { id: number }[];
-  if (!search) {
-    ids = await ctx.sql.many<{ id: number }>(
-      `SELECT t.id FROM tickets t WHERE ${baseWhere} ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET ${offset}`,
-      params,
-    );
-  } else {
-    ids = await searchTickets(ctx, params, baseWhere, search, offset, pageSize + 1);
-  }
+  if (!search) return listPage(ctx, params, baseWhere, offset, q.pageNumber === 1);
+
+  const ids = await searchTickets(ctx, params, baseWhere, search, offset, pageSize + 1);
   const hasMore = ids.length > pageSize;
-  const pageIds = ids.slice(0, pageSize).map((r) => r.id);
-  // The page's details and the (capped) count are independent: two pool connections at once.
-  const [rows, count] = await Promise.all([
-    ticketsByIds(ctx.sql, actor.companyId, pageIds),
-    search || q.pageNumber !== 1
-      ? null
-      : hasMore
-        ? ctx.sql
-            .one<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x`, params)
-            .then((r) => r.n)
-        : pageIds.length,
-  ]);
-  return { tickets: rows.map(presentTicket), hasMore, count };
+  const rows = await ticketsByIds(ctx.sql, actor.companyId, ids.slice(0, pageSize).map((r) => r.id));
+  return { tickets: rows.map(presentTicket), hasMore, count: null };
+}
+
+/**
+ * A list page without search in one prepared statement (one round trip): the page's ids walked
+ * through the (company, status, updated_at, id) index, their details joined, and on the first page
+ * the capped count. Planned once per pooled connection and filter combination.
+ */
+async function listPage(ctx: AppContext, params: unknown[], baseWhere: string, offset: number, withCount: boolean): Promise<TicketsPage> {
+  const pageSize = LIMITS.ticketsPerPage;
+  const count = withCount ? `(SELECT count(*)::int FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x)` : "NULL::int";
+  const rows = await ctx.sql.many<TicketRow & { total_count: number | null }>(
+    `WITH page AS (
+       SELECT t.id, t.updated_at FROM tickets t WHERE ${baseWhere}
+        ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET $${params.length + 1}
+     )
+     SELECT ${TICKET_COLUMNS}, ${count} AS total_count
+       FROM page p JOIN tickets t ON t.company_id = $1 AND t.id = p.id ${TICKET_JOINS}
+      ORDER BY p.updated_at DESC, p.id DESC`,
+    [...params, offset],
+    { prepare: true },
+  );
+  const hasMore = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  return { tickets: page.map(presentTicket), hasMore, count: withCount ? (rows[0]?.total_count ?? 0) : null };
 }
 
 /**
