@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
+import { watchConsole } from "../sandbox/helpers.js";
 
 /**
  * The dashboard against seeded cycles (times relative to now, so they fall in today and in the
@@ -73,6 +74,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   await seed(t);
   // the chart's bars grow in; without motion the screenshots show them whole
   await page.emulateMedia({ reducedMotion: "reduce" });
+  const consoleErrors = watchConsole(page);
   await login(page, t.admin.email);
 
   // the first load comes a second after the page opens, for the month so far
@@ -151,6 +153,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   const [r, g, b] = (/\d+/g.exec(background) ? background.match(/\d+/g)! : []).map(Number);
   expect(Math.max(r!, g!, b!)).toBeLessThan(80);
   await page.screenshot({ path: "/tmp/dash-dark.png", fullPage: true });
+  expect(consoleErrors.errors).toEqual([]);
 });
 
 test("a supervisor is kept off the dashboard", async ({ page }) => {
