@@ -44,9 +44,13 @@ UPDATE ticket_traking tt SET rated_at = r.created_at, rating = r.rate
 
 CREATE FUNCTION ticket_tracking_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, queued_at, started_at, created_at, origin_from_me)
+  -- the app creates pending or open tickets; a ticket written already closed (an import, the bench's
+  -- seed) is read as the fill above reads old tickets
+  INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, queued_at, started_at, finished_at, created_at, origin_from_me)
   VALUES (NEW.company_id, NEW.id, NEW.whatsapp_id, NEW.user_id, NEW.queue_id, NEW.created_at,
-          CASE WHEN NEW.status IN ('open', 'paused') THEN NEW.created_at END, NEW.created_at, NEW.origin_from_me);
+          CASE WHEN NEW.status IN ('open', 'paused') OR (NEW.origin_from_me AND NEW.status <> 'pending') THEN NEW.created_at END,
+          CASE WHEN NEW.status = 'closed' THEN COALESCE(NEW.closed_at, NEW.updated_at) END,
+          NEW.created_at, NEW.origin_from_me);
   RETURN NULL;
 END $$;
 

@@ -117,6 +117,20 @@ describe("ticket tracking", () => {
     ]);
   });
 
+  it("a ticket written already closed (an import) gets a finished cycle", async () => {
+    const contact = await app.sql.one<{ id: number }>("INSERT INTO contacts (company_id, name, number) VALUES ($1, 'Importado', '5511988880009') RETURNING id", [
+      t.companyId,
+    ]);
+    const { id } = await app.sql.one<{ id: number }>(
+      `INSERT INTO tickets (company_id, contact_id, status, user_id, origin_from_me, created_at, closed_at)
+       VALUES ($1, $2, 'closed', $3, false, '2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z') RETURNING id`,
+      [t.companyId, contact.id, t.user.id],
+    );
+    expect(await app.sql.many("SELECT queued_at, started_at, finished_at FROM ticket_traking WHERE ticket_id = $1", [id])).toEqual([
+      { queued_at: new Date("2026-01-05T10:00:00Z"), started_at: null, finished_at: new Date("2026-01-05T11:00:00Z") },
+    ]);
+  });
+
   it("a close by any path (a plain UPDATE, as the inactivity expiry does) and a deletion are followed", async () => {
     const { ticketId } = await inbound(app, t.admin.token, wa, { number: "5511988880003", body: "Oi" });
     await app.sql.exec("UPDATE tickets SET status = 'closed', closed_at = now() WHERE id = $1", [ticketId]);
