@@ -26,7 +26,7 @@ interface NewConversation {
  * The contacts and tickets of customers never seen before, in three statements: the contacts
  * (`ON CONFLICT DO NOTHING`: a number that exists already is left to the per-message way, since its
  * answer may be a rating), their tickets (the partial unique index of one active ticket per contact
- * and connection has the last word) with their tracking rows, then the tickets locked with what
+ * and connection has the last word; their tracking rows come from the triggers of migration 0400), then the tickets locked with what
  * routing reads. Rows go in number order, so deliveries of two connections never deadlock on them.
  */
 async function createConversations(
@@ -63,12 +63,6 @@ async function createConversations(
   );
   if (!created.length) return [];
   const ids = created.map((t) => t.id);
-  await sql.exec(
-    `INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, started_at)
-     SELECT company_id, id, whatsapp_id, user_id, queue_id, CASE WHEN status = 'open' THEN now() END
-       FROM tickets WHERE company_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
-    [companyId, ids],
-  );
   const locked = await sql.many<RoutingTicket & { contact_id: number }>(
     `SELECT ${ROUTING_COLUMNS}, contact_id FROM tickets WHERE company_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE`,
     [companyId, ids, connection.time_use_bot_queues],

@@ -133,11 +133,10 @@ export class Realtime {
     socket.on(CLIENT_EVENTS.joinNotification, () => undefined);
     socket.on(CLIENT_EVENTS.joinContacts, () => void socket.join(rooms.contactsPage(actor.companyId)));
     socket.on(CLIENT_EVENTS.leaveContacts, () => void socket.leave(rooms.contactsPage(actor.companyId)));
-    socket.on(CLIENT_EVENTS.userStatus, () => {
-      this.sql
-        .exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId])
-        .catch((err: unknown) => this.log.error({ err, userId: actor.id, companyId: actor.companyId }, "userStatus: could not mark the user online"));
-    });
+    // online while a socket is connected; last_seen_at (each connect and userStatus, every 5 minutes)
+    // lets the dashboard disregard a flag a crashed process never cleared
+    this.markSeen(actor, "socket connect");
+    socket.on(CLIENT_EVENTS.userStatus, () => this.markSeen(actor, "userStatus"));
     socket.on("disconnect", () => {
       clearTimeout(this.expiryTimers.get(socket));
       void this.markOfflineIfLastSocket(actor);
@@ -167,6 +166,12 @@ export class Realtime {
       if (!(err instanceof AppError)) this.log.error({ err, socketId: socket.id, userId: current.id }, "socket re-authentication failed");
       return { error: code };
     }
+  }
+
+  private markSeen(actor: RequestActor, reason: string): void {
+    this.sql
+      .exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId])
+      .catch((err: unknown) => this.log.error({ err, userId: actor.id, companyId: actor.companyId, reason }, "could not mark the user online"));
   }
 
   /** The 'online' flag is cleared when the user's last socket, on any process, has closed. */

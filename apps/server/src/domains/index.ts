@@ -1,6 +1,7 @@
 import type { Domain } from "../core/domain.js";
 import { authRoutes } from "./auth/routes.js";
 import { companiesRoutes } from "./companies/routes.js";
+import { dashboardRoutes } from "./dashboard/routes.js";
 import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
@@ -40,6 +41,7 @@ export const domains: Domain[] = [
   passwordResetRoutes,
   contactsImportRoutes,
   kanbanRoutes,
+  dashboardRoutes,
   baileysChannel,
   channelRouting,
   whatsappRoutes,

@@ -19,3 +19,4 @@ export * from "./kanban.js";
 export * from "./businesses.js";
 export * from "./official-whatsapp.js";
 export * from "./external-api.js";
+export * from "./dashboard.js";

@@ -59,7 +59,6 @@ export async function expireTicket(ctx: AppContext, p: z.infer<typeof expirePayl
         WHERE company_id = $1 AND id = $2`,
       [companyId, ticketId],
     );
-    await ticketRepo.trackFinish(sql, companyId, ticketId);
     return true;
   });
   if (!closed) return;

@@ -157,33 +157,7 @@ export async function insertTicketIfNone(sql: Sql, t: NewTicket): Promise<number
      RETURNING id`,
     [t.companyId, t.contactId, t.whatsappId, t.status, t.userId, t.queueId, t.isGroup, t.originFromMe],
   );
-  if (row) await startTracking(sql, t.companyId, row.id);
   return row?.id ?? null;
-}
-
-export async function startTracking(sql: Sql, companyId: number, ticketId: number): Promise<void> {
-  await sql.exec(
-    `INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, started_at)
-     SELECT company_id, id, whatsapp_id, user_id, queue_id, CASE WHEN status = 'open' THEN now() END
-       FROM tickets WHERE company_id = $1 AND id = $2`,
-    [companyId, ticketId],
-  );
-}
-
-export async function trackAccept(sql: Sql, companyId: number, ticketId: number, userId: number): Promise<void> {
-  await sql.exec(
-    `UPDATE ticket_traking SET started_at = COALESCE(started_at, now()), user_id = $3
-      WHERE id = (SELECT max(id) FROM ticket_traking WHERE company_id = $1 AND ticket_id = $2)`,
-    [companyId, ticketId, userId],
-  );
-}
-
-export async function trackFinish(sql: Sql, companyId: number, ticketId: number): Promise<void> {
-  await sql.exec(
-    `UPDATE ticket_traking SET finished_at = now()
-      WHERE id = (SELECT max(id) FROM ticket_traking WHERE company_id = $1 AND ticket_id = $2)`,
-    [companyId, ticketId],
-  );
 }
 
 export function deleteTicket(sql: Sql, companyId: number, id: number) {

@@ -134,9 +134,7 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
       if (!locked) throw new AppError("ERR_NO_TICKET_FOUND");
       if (changedSince(current, locked)) throw new StaleTicket(locked);
       await repo.updateTicket(sql, companyId, id, patch);
-      if (action === "accept" && assignee) await repo.trackAccept(sql, companyId, id, assignee.id);
-      if (action === "finish") await repo.trackFinish(sql, companyId, id);
-      if (action === "reopen") await repo.startTracking(sql, companyId, id);
+      // the cycle's tracking row follows in the database (triggers of migration 0400)
     });
   } catch (err) {
     if (err instanceof StaleTicket) throw await ticketAlreadyChanged(ctx, actor, err.now);

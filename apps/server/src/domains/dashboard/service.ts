@@ -1,0 +1,48 @@
+import { LIMITS, type DashboardQuery, type DashboardResponse } from "@atende/shared";
+import type { RequestActor } from "../../core/actor.js";
+import type { AppContext } from "../../core/context.js";
+import { dashboardRange } from "./date-range.js";
+import * as repo from "./repository.js";
+
+/** GET /dashboard: the company's counters, attendants, tags and today's hourly chart (definitions in docs/architecture.md). */
+export async function loadDashboard(ctx: AppContext, actor: RequestActor, query: DashboardQuery): Promise<DashboardResponse> {
+  const companyId = actor.companyId;
+  const { time_zone: timeZone } = await repo.timeZoneOf(ctx.sql, companyId);
+  const range = dashboardRange(query, timeZone);
+  const tags = query.idTags?.length ? query.idTags : null;
+  const scope = { companyId, start: range.start, end: range.end, tags };
+  const today = { ...scope, start: range.todayStart, end: range.todayEnd };
+
+  const [load, finished, wait, newContacts, people, tagRows, hours] = await Promise.all([
+    repo.currentLoad(ctx.sql, companyId, tags),
+    repo.finishedCycles(ctx.sql, scope),
+    repo.waitTime(ctx.sql, scope),
+    repo.leads(ctx.sql, scope),
+    repo.attendants(ctx.sql, scope),
+    repo.tagCounts(ctx.sql, scope),
+    repo.hourly(ctx.sql, today, timeZone),
+  ]);
+  const perHour = new Map(hours.map((h) => [h.hour, h.tickets]));
+  return {
+    counters: {
+      supportPending: load.pending,
+      supportHappening: load.happening,
+      supportFinished: finished.finished,
+      leads: newContacts.n,
+      avgSupportTime: finished.avg_support,
+      avgWaitTime: wait.avg_wait,
+    },
+    attendants: people.map((p) => ({
+      id: p.id,
+      name: p.name,
+      tickets: p.tickets,
+      count_ativo: p.count_ativo,
+      count_receptivo: p.count_receptivo,
+      avgSupportTime: p.avg_support,
+      online: p.online,
+    })),
+    tags: tagRows,
+    hourly: Array.from({ length: LIMITS.hourlyBuckets }, (_, hour) => ({ hour, tickets: perHour.get(hour) ?? 0 })),
+    range: { dateFrom: range.dateFrom, dateTo: range.dateTo, timeZone },
+  };
+}
