@@ -55,7 +55,8 @@ test("a sandbox customer writes, an agent accepts, replies, transfers, tags, clo
 
   // Transfer to another queue without a user: back to waiting, in that queue.
   await view.getByTestId("header-transfer").click();
-  await page.getByRole("combobox", { name: "Fila" }).click();
+  const transferDialog = page.getByRole("dialog", { name: "Transferir ticket" });
+  await transferDialog.getByRole("combobox", { name: "Fila" }).click();
   await page.getByRole("option", { name: "Suporte" }).click();
   await page.getByTestId("transfer-submit").click();
   await expect(page).toHaveURL(/\/tickets$/);

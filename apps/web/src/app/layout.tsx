@@ -4,7 +4,6 @@ import { Box, LinearProgress, Toolbar, useMediaQuery, useTheme } from "@mui/mate
 import { LIMITS } from "@atende/shared";
 import { useCurrentUser } from "../lib/session";
 import { AppDialogsProvider } from "./app-dialogs-provider";
-import { DateLocalization } from "./date-localization";
 import { AppDrawer } from "./shell/app-drawer";
 import { AppTopBar } from "./shell/app-top-bar";
 import { useConnectionsAlert } from "./shell/use-connections-alert";
@@ -56,11 +55,9 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 2.5 }, bgcolor: theme.palette.background.default }}>
         <Toolbar />
         <Suspense fallback={<LinearProgress />}>
-          <DateLocalization>
-            <AppDialogsProvider>
-              <Outlet />
-            </AppDialogsProvider>
-          </DateLocalization>
+          <AppDialogsProvider>
+            <Outlet />
+          </AppDialogsProvider>
         </Suspense>
       </Box>
     </Box>

@@ -2,6 +2,7 @@ import { Box } from "@mui/material";
 import { DatePicker } from "@mui/x-date-pickers/DatePicker";
 import { DateTimePicker } from "@mui/x-date-pickers/DateTimePicker";
 import { format, isValid, parse } from "date-fns";
+import { DateLocalization } from "./date-localization";
 import { TimeZoneHint } from "./time-zone-hint";
 
 /** The form value of a date-and-time field: a wall-clock time without offset, 2026-11-24T09:30. */
@@ -41,32 +42,36 @@ interface Props {
  */
 export function DateTimeField({ label, value, onChange, name, required, disabled, error, helperText, size }: Props) {
   return (
-    <Box>
-      <DateTimePicker
-        label={label}
-        value={toPicker(value, DATE_TIME)}
-        onChange={(d) => onChange(fromPicker(d, DATE_TIME))}
-        ampm={false}
-        disabled={disabled}
-        slotProps={{ textField: { name, required, error, size, fullWidth: true, helperText } }}
-      />
-      <Box sx={{ mt: 0.5, ml: 1.75 }}>
-        <TimeZoneHint />
+    <DateLocalization>
+      <Box>
+        <DateTimePicker
+          label={label}
+          value={toPicker(value, DATE_TIME)}
+          onChange={(d) => onChange(fromPicker(d, DATE_TIME))}
+          ampm={false}
+          disabled={disabled}
+          slotProps={{ textField: { name, required, error, size, fullWidth: true, helperText } }}
+        />
+        <Box sx={{ mt: 0.5, ml: 1.75 }}>
+          <TimeZoneHint />
+        </Box>
       </Box>
-    </Box>
+    </DateLocalization>
   );
 }
 
 /** A calendar date (no time, no zone) in the interface language's format. */
 export function DateField({ label, value, onChange, name, required, disabled, error, helperText, size }: Props) {
   return (
-    <DatePicker
-      label={label}
-      value={toPicker(value, DATE)}
-      onChange={(d) => onChange(fromPicker(d, DATE))}
-      disabled={disabled}
-      slotProps={{ textField: { name, required, error, size, fullWidth: true, helperText } }}
-    />
+    <DateLocalization>
+      <DatePicker
+        label={label}
+        value={toPicker(value, DATE)}
+        onChange={(d) => onChange(fromPicker(d, DATE))}
+        disabled={disabled}
+        slotProps={{ textField: { name, required, error, size, fullWidth: true, helperText } }}
+      />
+    </DateLocalization>
   );
 }
 

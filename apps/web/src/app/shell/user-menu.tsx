@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
 import Brightness4 from "@mui/icons-material/Brightness4";
@@ -10,8 +10,10 @@ import type { SessionUser } from "@atende/shared";
 import { useSession } from "../../lib/session";
 import { useColorMode } from "../theme";
 import { languageItems } from "./language-menu";
-import { ProfileDialog } from "./profile-dialog";
 import { VolumeSlider } from "./volume-control";
+
+// the profile form (and its schema library) loads when opened, not with every page
+const ProfileDialog = lazy(() => import("./profile-dialog").then((m) => ({ default: m.ProfileDialog })));
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/);
@@ -80,7 +82,11 @@ export function UserMenu({ user, compact = false }: { user: SessionUser; compact
           <ListItemText>{t("shell.logout")}</ListItemText>
         </MenuItem>
       </Menu>
-      <ProfileDialog user={user} open={profileOpen} onClose={() => setProfileOpen(false)} />
+      {profileOpen && (
+        <Suspense fallback={null}>
+          <ProfileDialog user={user} open onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { Box, Chip, CircularProgress, IconButton, InputBase, Paper, Tooltip, Typography } from "@mui/material";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
@@ -21,10 +21,12 @@ import { STORAGE_KEYS } from "../../../lib/storage";
 import { toastError } from "../../../lib/toast-error";
 import type { Message, QuickReply, Ticket } from "../types";
 import { QuickReplies } from "./quick-replies";
-import { TemplateSendDialog } from "./template-send-dialog";
 import { useWorkspace } from "./workspace-context";
 import { logFailure } from "../../../lib/log-failure";
 import { readDraft, saveDraft } from "../../../lib/ticket-drafts";
+
+// loaded when first opened, not with the workspace
+const TemplateSendDialog = lazy(() => import("./template-send-dialog").then((m) => ({ default: m.TemplateSendDialog })));
 
 interface Props {
   ticket: Ticket;
@@ -251,7 +253,11 @@ export function MessageInput({ ticket, compact, replyTo, onCancelReply, onSent, 
                   <ViewQuiltIcon />
                 </IconButton>
               </Tooltip>
-              <TemplateSendDialog ticketId={ticket.id} open={templateOpen} onClose={() => setTemplateOpen(false)} onSent={(m) => onSent([m])} />
+              {templateOpen && (
+                <Suspense fallback={null}>
+                  <TemplateSendDialog ticketId={ticket.id} open onClose={() => setTemplateOpen(false)} onSent={(m) => onSent([m])} />
+                </Suspense>
+              )}
             </>
           )}
           {signEnabled && (

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useNavigate } from "react-router-dom";
 import { Box, Button, ButtonBase, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
@@ -22,9 +22,11 @@ import { toastError } from "../../../lib/toast-error";
 import type { Ticket } from "../types";
 import { ConfirmDialog } from "./confirm-dialog";
 import { ContactAvatar } from "./contact-avatar";
-import { TransferModal } from "./transfer-modal";
 import { useWorkspace } from "./workspace-context";
 import { useAppDialogs } from "../../../lib/app-dialogs";
+
+// loaded when first opened, not with the workspace
+const TransferModal = lazy(() => import("./transfer-modal").then((m) => ({ default: m.TransferModal })));
 
 /** The conversation header: contact (opens the drawer), status actions, transfer and the options menu. */
 export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticket: Ticket; compact: boolean; onOpenContact(): void; onBack?: () => void }) {
@@ -192,7 +194,11 @@ export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticke
           </MenuItem>
         )}
       </Menu>
-      <TransferModal ticket={ticket} open={transfer} onClose={() => setTransfer(false)} />
+      {transfer && (
+        <Suspense fallback={null}>
+          <TransferModal ticket={ticket} open onClose={() => setTransfer(false)} />
+        </Suspense>
+      )}
       <ConfirmDialog
         open={confirmDelete}
         danger

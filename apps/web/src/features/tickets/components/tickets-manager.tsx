@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { Autocomplete, Badge, Box, Button, Chip, FormControlLabel, InputAdornment, MenuItem, Paper, Select, Switch, Tab, Tabs, TextField, Tooltip } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import CheckBoxIcon from "@mui/icons-material/CheckBox";
@@ -14,10 +14,12 @@ import { useTicketActions, type TicketAction } from "../hooks/use-ticket-actions
 import { useTicketsList } from "../hooks/use-tickets-list";
 import { isSystemQueueName } from "../lib/rules";
 import type { ListTab, QueueRef, TagRef, Ticket, UserRef } from "../types";
-import { NewTicketModal } from "./new-ticket-modal";
 import { QueueSelect } from "./queue-select";
 import { TicketsList } from "./tickets-list";
 import { useWorkspace } from "./workspace-context";
+
+// loaded when first opened, not with the workspace
+const NewTicketModal = lazy(() => import("./new-ticket-modal").then((m) => ({ default: m.NewTicketModal })));
 
 const ORIGINS = ["proactive", "reactive"] as const;
 type Origin = (typeof ORIGINS)[number];
@@ -201,7 +203,11 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
       )}
 
       <TicketsList key={listId} testId={listId} list={current} selectedUuid={selectedUuid} busyId={busy} onSelect={onSelect} onAction={onAction} />
-      <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} onCreated={() => setTab("open")} />
+      {newOpen && (
+        <Suspense fallback={null}>
+          <NewTicketModal open onClose={() => setNewOpen(false)} onCreated={() => setTab("open")} />
+        </Suspense>
+      )}
     </Paper>
   );
 }

@@ -1,5 +1,5 @@
-import { Mp3Encoder } from "@breezystack/lamejs";
 import { LIMITS } from "@atende/shared";
+import { logFailure } from "../../../lib/log-failure";
 
 export interface Recording {
   /** Stops and returns the recording as MP3 (128 kbps). */
@@ -9,6 +9,8 @@ export interface Recording {
 
 /** Starts recording from the microphone (MediaRecorder). */
 export async function startRecording(): Promise<Recording> {
+  // the MP3 encoder (~165 KB) loads while the agent records, not with the workspace
+  loadEncoder().catch((err: unknown) => logFailure("could not load the MP3 encoder", err));
   const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
   const recorder = new MediaRecorder(stream);
   const chunks: Blob[] = [];
@@ -34,6 +36,9 @@ export async function startRecording(): Promise<Recording> {
   };
 }
 
+let encoderModule: Promise<typeof import("@breezystack/lamejs")> | null = null;
+const loadEncoder = () => (encoderModule ??= import("@breezystack/lamejs"));
+
 /** Decodes any browser recording and re-encodes it as mono MP3 at 128 kbps. */
 export async function encodeMp3(input: Blob): Promise<Blob> {
   const ctx = new AudioContext();
@@ -45,6 +50,7 @@ export async function encodeMp3(input: Blob): Promise<Blob> {
       const s = Math.max(-1, Math.min(1, samples[i] ?? 0));
       pcm[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
     }
+    const { Mp3Encoder } = await loadEncoder();
     const encoder = new Mp3Encoder(1, audio.sampleRate, LIMITS.audioBitrateKbps);
     const parts: Uint8Array[] = [];
     const block = 1152;
