@@ -26,7 +26,10 @@ import { useWorkspace } from "./workspace-context";
 import { useAppDialogs } from "../../../lib/app-dialogs";
 
 // loaded when first opened, not with the workspace
-const TransferModal = lazy(() => import("./transfer-modal").then((m) => ({ default: m.TransferModal })));
+const loadTransfer = () => import("./transfer-modal");
+const TransferModal = lazy(() => loadTransfer().then((m) => ({ default: m.TransferModal })));
+/** Fetched as the pointer reaches the button, so the dialog opens at once. */
+const preloadTransfer = () => void loadTransfer();
 
 /** The conversation header: contact (opens the drawer), status actions, transfer and the options menu. */
 export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticket: Ticket; compact: boolean; onOpenContact(): void; onBack?: () => void }) {
@@ -131,7 +134,7 @@ export function TicketHeader({ ticket, compact, onOpenContact, onBack }: { ticke
         {canReopen(me, ticket) && labelled("reopen", <ReplayIcon />, "contained", "primary")}
         {!narrow && canTransfer(me, ticket) && (
           <Tooltip title={t("tickets.header.transfer")}>
-            <IconButton onClick={() => setTransfer(true)} aria-label={t("tickets.header.transfer")} data-testid="header-transfer">
+            <IconButton onClick={() => setTransfer(true)} onPointerEnter={preloadTransfer} onFocus={preloadTransfer} aria-label={t("tickets.header.transfer")} data-testid="header-transfer">
               <SwapHorizIcon />
             </IconButton>
           </Tooltip>

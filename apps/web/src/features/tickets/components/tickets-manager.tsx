@@ -19,7 +19,10 @@ import { TicketsList } from "./tickets-list";
 import { useWorkspace } from "./workspace-context";
 
 // loaded when first opened, not with the workspace
-const NewTicketModal = lazy(() => import("./new-ticket-modal").then((m) => ({ default: m.NewTicketModal })));
+const loadNewTicket = () => import("./new-ticket-modal");
+const NewTicketModal = lazy(() => loadNewTicket().then((m) => ({ default: m.NewTicketModal })));
+/** Fetched as the pointer reaches the button, so the dialog opens at once. */
+const preloadNewTicket = () => void loadNewTicket();
 
 const ORIGINS = ["proactive", "reactive"] as const;
 type Origin = (typeof ORIGINS)[number];
@@ -118,7 +121,7 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
 
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 1.5, py: 1, borderBottom: 1, borderColor: "divider", flexWrap: "wrap" }}>
         <Tooltip title={t("tickets.manager.newShortcut")}>
-          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setNewOpen(true)} data-testid="new-ticket-button">
+          <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setNewOpen(true)} onPointerEnter={preloadNewTicket} onFocus={preloadNewTicket} data-testid="new-ticket-button">
             {t("tickets.manager.new")}
           </Button>
         </Tooltip>
