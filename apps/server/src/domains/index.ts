@@ -3,6 +3,7 @@ import { authRoutes } from "./auth/routes.js";
 import { companiesRoutes } from "./companies/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
 import { reportsRoutes } from "./reports/routes.js";
+import { biRoutes } from "./bi/routes.js";
 import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
@@ -44,6 +45,7 @@ export const domains: Domain[] = [
   kanbanRoutes,
   dashboardRoutes,
   reportsRoutes,
+  biRoutes,
   baileysChannel,
   channelRouting,
   whatsappRoutes,
