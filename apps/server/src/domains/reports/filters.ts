@@ -28,39 +28,42 @@ export function filterSql(f: ReportFilters, params: unknown[]): string {
   return out.map((c) => ` AND ${c}`).join("");
 }
 
-/** `tt.<column> in [$2, $3)`: the range is always parameters 2 and 3, after the company ($1). */
-export const inRange = (column: string) => `(tt.${column} >= $2 AND tt.${column} < $3)`;
+const seconds = (expr: string) => `extract(epoch FROM ${expr})`;
+const percentile = (p: number, expr: string) => `round(percentile_cont(${p}) WITHIN GROUP (ORDER BY ${seconds(expr)}))::float8`;
 
 /**
- * The cycles a summary, breakdown or volume reads: any of its four events (entered, first answered,
- * finished, rated) in the range; each is a range scan of its own index (migrations 0400, 0401).
+ * The four events a cycle is counted on, each read from its own index range (company_id, event time:
+ * migrations 0400, 0401) with the figures it gives. Reading them apart (four queries, run side by
+ * side) keeps every query a range scan; one query over "any event in the range" made PostgreSQL read
+ * the whole table (an OR of four ranges), 185 ms against 100k cycles of a 800k table.
  */
-export const ANY_EVENT_IN_RANGE = `(${inRange("queued_at")} OR ${inRange("first_response_at")} OR ${inRange("finished_at")} OR ${inRange("rated_at")})`;
-
-/** The flags of one cycle that say which figures it counts in (columns of the `c` CTE). */
-export const EVENT_FLAGS = `${inRange("queued_at")} AS is_created,
-       COALESCE(${inRange("first_response_at")}, false) AS is_answered,
-       COALESCE(${inRange("finished_at")}, false) AS is_resolved,
-       COALESCE(${inRange("rated_at")} AND tt.rating IS NOT NULL, false) AS is_rated`;
-
-const seconds = (expr: string) => `extract(epoch FROM ${expr})`;
-const percentile = (p: number, expr: string, flag: string) =>
-  `round(percentile_cont(${p}) WITHIN GROUP (ORDER BY ${seconds(expr)}) FILTER (WHERE ${flag}))::float8`;
-
-/** The figures over the `c` CTE (whole seconds; null when nothing was measured). */
-export const FIGURES = `count(*) FILTER (WHERE is_created)::int AS created,
-       count(*) FILTER (WHERE is_resolved)::int AS resolved,
-       count(*) FILTER (WHERE is_answered)::int AS answered,
-       ${percentile(0.5, "first_response_at - queued_at", "is_answered")} AS first_response_median,
-       ${percentile(0.9, "first_response_at - queued_at", "is_answered")} AS first_response_p90,
-       ${percentile(0.5, "finished_at - queued_at", "is_resolved")} AS resolution_median,
-       ${percentile(0.9, "finished_at - queued_at", "is_resolved")} AS resolution_p90,
-       count(*) FILTER (WHERE is_rated)::int AS rated,
-       round(avg(rating) FILTER (WHERE is_rated), 2)::float8 AS csat_average,
-       count(*) FILTER (WHERE is_rated AND rating >= 4)::int AS satisfied,
-       array[count(*) FILTER (WHERE is_rated AND rating = 1), count(*) FILTER (WHERE is_rated AND rating = 2),
-             count(*) FILTER (WHERE is_rated AND rating = 3), count(*) FILTER (WHERE is_rated AND rating = 4),
-             count(*) FILTER (WHERE is_rated AND rating = 5)]::int[] AS distribution`;
+export const EVENTS = {
+  created: { column: "queued_at", where: "", figures: "count(*)::int AS created" },
+  answered: {
+    column: "first_response_at",
+    where: "",
+    figures: `count(*)::int AS answered,
+       ${percentile(0.5, "tt.first_response_at - tt.queued_at")} AS first_response_median,
+       ${percentile(0.9, "tt.first_response_at - tt.queued_at")} AS first_response_p90`,
+  },
+  resolved: {
+    column: "finished_at",
+    where: "",
+    figures: `count(*)::int AS resolved,
+       ${percentile(0.5, "tt.finished_at - tt.queued_at")} AS resolution_median,
+       ${percentile(0.9, "tt.finished_at - tt.queued_at")} AS resolution_p90`,
+  },
+  rated: {
+    column: "rated_at",
+    where: " AND tt.rating IS NOT NULL",
+    figures: `count(*)::int AS rated,
+       round(avg(tt.rating), 2)::float8 AS csat_average,
+       count(*) FILTER (WHERE tt.rating >= 4)::int AS satisfied,
+       array[count(*) FILTER (WHERE tt.rating = 1), count(*) FILTER (WHERE tt.rating = 2), count(*) FILTER (WHERE tt.rating = 3),
+             count(*) FILTER (WHERE tt.rating = 4), count(*) FILTER (WHERE tt.rating = 5)]::int[] AS distribution`,
+  },
+} as const;
+export type ReportEvent = keyof typeof EVENTS;
 
 export interface FigureRow {
   created: number;
@@ -75,3 +78,18 @@ export interface FigureRow {
   satisfied: number;
   distribution: number[];
 }
+
+/** The figures of a group with no cycle at all. */
+export const NO_FIGURES: FigureRow = {
+  created: 0,
+  resolved: 0,
+  answered: 0,
+  first_response_median: null,
+  first_response_p90: null,
+  resolution_median: null,
+  resolution_p90: null,
+  rated: 0,
+  csat_average: null,
+  satisfied: 0,
+  distribution: [0, 0, 0, 0, 0],
+};

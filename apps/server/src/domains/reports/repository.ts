@@ -1,6 +1,6 @@
 import type { ReportDimension, ReportFilters, ReportMetric } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
-import { ANY_EVENT_IN_RANGE, EVENT_FLAGS, FIGURES, filterSql, type FigureRow } from "./filters.js";
+import { EVENTS, filterSql, NO_FIGURES, type FigureRow, type ReportEvent } from "./filters.js";
 
 /**
  * The reports' reads, all on ticket_traking (one row per handling cycle, kept by triggers: 0400,
@@ -14,16 +14,31 @@ export interface ReportScope {
   filters: ReportFilters;
 }
 
-function cycles(s: ReportScope, params: unknown[], extraColumns = "", join = ""): string {
-  return `SELECT tt.queued_at, tt.first_response_at, tt.finished_at, tt.rated_at, tt.rating${extraColumns},
-       ${EVENT_FLAGS}
-  FROM ticket_traking tt${join}
- WHERE tt.company_id = $1 AND ${ANY_EVENT_IN_RANGE}${filterSql(s.filters, params)}`;
+/**
+ * The figures per group: `key` is the SQL of the group (null: one group, the whole scope). Four
+ * queries, one per event, merged by key.
+ */
+async function figuresBy(sql: Sql, s: ReportScope, key: string | null, join = ""): Promise<Map<number | null, FigureRow>> {
+  const out = new Map<number | null, FigureRow>();
+  await Promise.all(
+    (Object.keys(EVENTS) as ReportEvent[]).map(async (event) => {
+      const e = EVENTS[event];
+      const params: unknown[] = [s.companyId, s.start, s.end];
+      const where = `tt.company_id = $1 AND tt.${e.column} >= $2 AND tt.${e.column} < $3${e.where}${filterSql(s.filters, params)}`;
+      const rows = await sql.many<Partial<FigureRow> & { key: number | null }>(
+        key === null
+          ? `SELECT NULL::int AS key, ${e.figures} FROM ticket_traking tt WHERE ${where}`
+          : `SELECT ${key} AS key, ${e.figures} FROM ticket_traking tt${join} WHERE ${where} GROUP BY 1`,
+        params,
+      );
+      for (const { key: k, ...figures } of rows) out.set(k, { ...(out.get(k) ?? NO_FIGURES), ...figures });
+    }),
+  );
+  return out;
 }
 
-export function summary(sql: Sql, s: ReportScope) {
-  const params: unknown[] = [s.companyId, s.start, s.end];
-  return sql.one<FigureRow>(`WITH c AS (${cycles(s, params)}) SELECT ${FIGURES} FROM c`, params);
+export async function summary(sql: Sql, s: ReportScope): Promise<FigureRow> {
+  return (await figuresBy(sql, s, null)).get(null) ?? NO_FIGURES;
 }
 
 const DIMENSION: Record<ReportDimension, { key: string; join: string; names: string }> = {
@@ -34,30 +49,48 @@ const DIMENSION: Record<ReportDimension, { key: string; join: string; names: str
   tag: { key: "g.tag_id", join: " JOIN ticket_tags g ON g.company_id = tt.company_id AND g.ticket_id = tt.ticket_id", names: "tags" },
 };
 
-export function breakdown(sql: Sql, s: ReportScope, by: ReportDimension) {
+/** The figures per agent, queue, connection or tag, most tickets first (then resolved, then name). */
+export async function breakdown(sql: Sql, s: ReportScope, by: ReportDimension) {
   const d = DIMENSION[by];
-  const params: unknown[] = [s.companyId, s.start, s.end];
-  return sql.many<FigureRow & { id: number | null; name: string | null }>(
-    `WITH c AS (${cycles(s, params, `, ${d.key} AS key`, d.join)}),
-          f AS (SELECT key, ${FIGURES} FROM c GROUP BY key)
-     SELECT f.key AS id, n.name, f.* FROM f LEFT JOIN ${d.names} n ON n.company_id = $1 AND n.id = f.key
-      ORDER BY f.created DESC, f.resolved DESC, lower(n.name) NULLS LAST, f.key`,
-    params,
+  const figures = await figuresBy(sql, s, d.key, d.join);
+  const ids = [...figures.keys()].filter((k): k is number => k !== null);
+  const names = new Map(
+    (await sql.many<{ id: number; name: string }>(`SELECT id, name FROM ${d.names} WHERE company_id = $1 AND id = ANY($2::int[])`, [s.companyId, ids])).map((r) => [
+      r.id,
+      r.name,
+    ]),
+  );
+  const rows = [...figures].map(([id, f]) => ({ ...f, id, name: id === null ? null : (names.get(id) ?? null) }));
+  const collator = new Intl.Collator("pt-BR", { sensitivity: "base" });
+  return rows.sort(
+    (a, b) =>
+      b.created - a.created ||
+      b.resolved - a.resolved ||
+      (a.name === null ? 1 : 0) - (b.name === null ? 1 : 0) ||
+      collator.compare(a.name ?? "", b.name ?? "") ||
+      (a.id ?? 0) - (b.id ?? 0),
   );
 }
 
-/** Cycles entered and finished per local day (yyyy-MM-dd) or hour (HH) of the company's zone. */
+/**
+ * Cycles entered and finished per local day (yyyy-MM-dd) or hour (HH) of the company's zone. Grouped
+ * by the local date or hour, formatted once per group.
+ */
 export function volume(sql: Sql, s: ReportScope, timeZone: string, unit: "day" | "hour") {
   const params: unknown[] = [s.companyId, s.start, s.end];
   const where = filterSql(s.filters, params);
-  params.push(timeZone, unit === "day" ? "YYYY-MM-DD" : "HH24");
-  const tz = `$${params.length - 1}`;
-  const fmt = `$${params.length}`;
-  const base = (column: string) =>
-    `SELECT to_char(tt.${column} AT TIME ZONE ${tz}, ${fmt}) AS key, count(*)::int AS n
-       FROM ticket_traking tt
-      WHERE tt.company_id = $1 AND tt.${column} >= $2 AND tt.${column} < $3${where}
-      GROUP BY 1`;
+  params.push(timeZone);
+  const tz = `$${params.length}`;
+  const base = (column: string) => {
+    const local = `(tt.${column} AT TIME ZONE ${tz})`;
+    const bucket = unit === "day" ? `${local}::date` : `extract(hour FROM ${local})::int`;
+    const key = unit === "day" ? "to_char(b, 'YYYY-MM-DD')" : "lpad(b::text, 2, '0')";
+    return `SELECT ${key} AS key, n FROM (
+              SELECT ${bucket} AS b, count(*)::int AS n
+                FROM ticket_traking tt
+               WHERE tt.company_id = $1 AND tt.${column} >= $2 AND tt.${column} < $3${where}
+               GROUP BY 1) g`;
+  };
   return sql.many<{ kind: "created" | "resolved"; key: string; n: number }>(
     `SELECT 'created' AS kind, v.* FROM (${base("queued_at")}) v
      UNION ALL
