@@ -95,6 +95,8 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByTestId("report-ticket-row")).toHaveCount(3);
   await expect(dialog.getByTestId("report-list-total")).toHaveText("(3)");
+  await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1"); // faded in
+  await page.screenshot({ path: "/tmp/reports-list-1366.png" });
   const download = page.waitForEvent("download");
   await dialog.getByTestId("report-export").click();
   const file = await download;
@@ -118,6 +120,12 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await expect(figure(page, "created")).toHaveText("3");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: "/tmp/reports-390.png", fullPage: true });
+  await page.getByTestId("breakdown-tab-queue").click();
+  await page.getByTestId("breakdown-row").filter({ hasText: "Vendas" }).getByTestId("breakdown-created").click();
+  await expect(page.getByRole("dialog").getByTestId("report-ticket-row")).toHaveCount(2);
+  await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
+  await page.screenshot({ path: "/tmp/reports-list-390.png" });
+  await page.getByRole("dialog").getByRole("button", { name: "Fechar" }).click();
 
   // dark theme
   await page.setViewportSize({ width: 1366, height: 900 });
