@@ -58,7 +58,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
   const ctx: AppContext = { config, sql, realtime, jobs, tokens, log: app.log };
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.biAllowedHosts);
   await app.register(cookie);
   await app.register(rateLimit, { global: false, hook: "preHandler" });
   await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });

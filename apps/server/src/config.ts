@@ -1,3 +1,4 @@
+import { parseBiHosts } from "@atende/shared";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadOrCreateSecret } from "./core/secret-file.js";
@@ -20,6 +21,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
+  /** BI_ALLOWED_HOSTS: hosts whose dashboards the BI page may embed, added to BI_ALLOWED_HOSTS of @atende/shared. */
+  biAllowedHosts: string[];
   /** The Graph API base with its version (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION), e.g. https://graph.facebook.com/v23.0. */
   whatsappGraphUrl: string;
   webDist: string | undefined;
@@ -57,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? "Atende <no-reply@atende.local>",
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`,
+    biAllowedHosts: parseBiHosts(env.BI_ALLOWED_HOSTS),
     whatsappGraphUrl: graphBaseUrl(env.WHATSAPP_GRAPH_URL, env.WHATSAPP_GRAPH_VERSION),
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),

@@ -9,3 +9,4 @@ export * from "./whatsapp-template.js";
 export * from "./whatsapp-user-id.js";
 export * from "./whatsapp-format.js";
 export * from "./time-zone.js";
+export * from "./bi-url.js";

@@ -1,5 +1,6 @@
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import { BI_ALLOWED_HOSTS } from "@atende/shared";
 
 /**
  * Security headers for every answer (app shell, assets and API) through @fastify/helmet.
@@ -8,11 +9,14 @@ import type { FastifyInstance } from "fastify";
  * - images: contact avatars come from WhatsApp's CDN (https:), previews from blob:/data:;
  * - media: recorded voice notes play from blob:;
  * - connect: the API and socket.io (same origin, http polling and ws/wss);
- * - frames: the help page embeds YouTube videos; nobody may frame the app (frame-ancestors 'none').
+ * - frames: the help page embeds YouTube videos, the BI page the company's dashboard from the BI hosts
+ *   (BI_ALLOWED_HOSTS plus the operator's extra list, https only); nobody may frame the app
+ *   (frame-ancestors 'none').
  * No upgrade-insecure-requests: a self-hosted install may run on plain http inside a LAN.
  * Stored media override the policy with `sandbox` (see media-type.ts).
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, extraBiHosts: readonly string[] = []): Promise<void> {
+  const biFrames = [...BI_ALLOWED_HOSTS, ...extraBiHosts].map((host) => `https://${host}`);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -25,7 +29,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
         mediaSrc: ["'self'", "data:", "blob:"],
         fontSrc: ["'self'", "data:"],
         connectSrc: ["'self'", "ws:", "wss:"],
-        frameSrc: ["https://www.youtube.com", "https://www.youtube-nocookie.com"],
+        frameSrc: ["https://www.youtube.com", "https://www.youtube-nocookie.com", ...biFrames],
         objectSrc: ["'none'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],

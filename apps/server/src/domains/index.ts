@@ -2,6 +2,8 @@ import type { Domain } from "../core/domain.js";
 import { authRoutes } from "./auth/routes.js";
 import { companiesRoutes } from "./companies/routes.js";
 import { dashboardRoutes } from "./dashboard/routes.js";
+import { reportsRoutes } from "./reports/routes.js";
+import { biRoutes } from "./bi/routes.js";
 import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
@@ -42,6 +44,8 @@ export const domains: Domain[] = [
   contactsImportRoutes,
   kanbanRoutes,
   dashboardRoutes,
+  reportsRoutes,
+  biRoutes,
   baileysChannel,
   channelRouting,
   whatsappRoutes,

@@ -11,6 +11,7 @@ export interface PrivateRoute {
 export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/", page: lazy(() => import("../features/dashboard/page")) },
   { path: "/reports", page: lazy(() => import("../features/reports/page")) },
+  { path: "/bi", page: lazy(() => import("../features/bi/page")) },
   { path: "/tickets/:ticketId?", page: lazy(() => import("../features/tickets/page")) },
   { path: "/kanban", page: lazy(() => import("../features/kanban/page")) },
   { path: "/quick-messages", page: lazy(() => import("../features/quick-messages/page")) },

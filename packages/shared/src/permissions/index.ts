@@ -5,3 +5,4 @@ export * from "./tickets.js";
 export * from "./messages.js";
 export * from "./ticket-notes.js";
 export * from "./quick-messages.js";
+export * from "./reports.js";

@@ -19,6 +19,8 @@ export interface RouteGate {
 export const ROUTE_GATES: Record<string, RouteGate> = {
   "/": { minProfile: "admin" },
   "/reports": { minProfile: "supervisor" },
+  // the company's BI dashboard (biUrl), embedded; in the menu only when the company has one
+  "/bi": { minProfile: "admin" },
   "/tickets": {},
   "/kanban": { planFlag: "useKanban" },
   "/quick-messages": {},
@@ -75,12 +77,15 @@ export interface MenuItem {
   /** i18n key under "menu." */
   key: string;
   section: MenuSection;
+  /** Shown only when the company has a biUrl. */
+  needsBiUrl?: boolean;
 }
 
 /** Every menu item of the shell, in display order. */
 export const MENU_ITEMS: MenuItem[] = [
   { path: "/", key: "dashboard", section: "main" },
   { path: "/reports", key: "reports", section: "main" },
+  { path: "/bi", key: "bi", section: "main", needsBiUrl: true },
   { path: "/tickets", key: "tickets", section: "main" },
   { path: "/quick-messages", key: "quickMessages", section: "main" },
   { path: "/kanban", key: "kanban", section: "main" },
@@ -108,6 +113,10 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/settings", key: "settings", section: "admin" },
 ];
 
-export function visibleMenu(actor: Pick<Actor, "profile" | "super">, plan: Partial<PlanFlags> | null | undefined): MenuItem[] {
-  return MENU_ITEMS.filter((item) => canVisit(actor, plan, item.path));
+export function visibleMenu(
+  actor: Pick<Actor, "profile" | "super">,
+  plan: Partial<PlanFlags> | null | undefined,
+  company: { biUrl?: string } = {},
+): MenuItem[] {
+  return MENU_ITEMS.filter((item) => canVisit(actor, plan, item.path) && (!item.needsBiUrl || !!company.biUrl?.trim()));
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 
 /** A calendar day as yyyy-MM-dd, read in the company's time zone. */
-const day = z
+export const calendarDay = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "yyyy-MM-dd")
   .refine((v) => {
@@ -36,8 +36,8 @@ const tagIds = z.preprocess((raw) => {
 export const dashboardQuery = z
   .object({
     days: z.coerce.number().int().min(1).max(DASHBOARD_MAX_DAYS).optional().describe("The last N days, today included"),
-    date_from: day.optional().describe("First day (company time zone), with date_to"),
-    date_to: day.optional().describe("Last day (company time zone), included"),
+    date_from: calendarDay.optional().describe("First day (company time zone), with date_to"),
+    date_to: calendarDay.optional().describe("Last day (company time zone), included"),
     idTags: tagIds.optional().describe("Only tickets carrying at least one of these tags"),
   })
   .superRefine((q, ctx) => {

@@ -20,3 +20,4 @@ export * from "./businesses.js";
 export * from "./official-whatsapp.js";
 export * from "./external-api.js";
 export * from "./dashboard.js";
+export * from "./reports.js";

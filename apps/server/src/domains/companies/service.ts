@@ -1,4 +1,4 @@
-import type { Company, CompanyCreateInput, CompanyUpdateInput, ScheduleEntry } from "@atende/shared";
+import { BI_URL_MESSAGES, biUrlRefusal, type Company, type CompanyCreateInput, type CompanyUpdateInput, type ScheduleEntry } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -65,7 +65,14 @@ export async function createCompanyWithAdmin(sql: Sql, fields: repo.CompanyField
   return id;
 }
 
+/** A biUrl the BI page could not embed is refused here, with the rule the page applies (biUrlRefusal). */
+function checkBiUrl(ctx: AppContext, biUrl: string | undefined): void {
+  const refusal = biUrlRefusal(biUrl ?? "", ctx.config.biAllowedHosts);
+  if (refusal) throw new AppError("ERR_VALIDATION", BI_URL_MESSAGES[refusal], { fields: { biUrl: BI_URL_MESSAGES[refusal] } });
+}
+
 export async function createCompany(ctx: AppContext, input: CompanyCreateInput): Promise<Company> {
+  checkBiUrl(ctx, input.biUrl);
   const passwordHash = await hashPassword(input.password);
   const id = await ctx.sql
     .tx((sql) =>
@@ -98,6 +105,8 @@ export async function createCompany(ctx: AppContext, input: CompanyCreateInput):
 export async function updateCompany(ctx: AppContext, actor: RequestActor, id: number, input: CompanyUpdateInput): Promise<Company> {
   const current = await repo.findCompany(ctx.sql, id);
   if (!current) throw companyNotFound();
+  // a biUrl stored before the rule is kept while the form saves other fields
+  if (input.biUrl !== undefined && input.biUrl !== current.bi_url) checkBiUrl(ctx, input.biUrl);
   if (current.is_platform) {
     if (input.dueDate !== undefined && input.dueDate !== current.due_date) throw new AppError("ERR_CANNOT_UPDATE_SUPER_COMPANY_DUE_DATE");
     if (input.status === false) throw new AppError("ERR_NO_PERMISSION", "A empresa da plataforma não pode ser desativada");

@@ -28,7 +28,7 @@ interface Props {
 export function DrawerMenu({ user, expanded, connectionsAlert, onNavigate }: Props) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const items = visibleMenu(user, user.company.plan);
+  const items = visibleMenu(user, user.company.plan, user.company);
 
   const renderItem = (item: MenuItem) => {
     const Icon = MENU_ICONS[item.key];

@@ -3,6 +3,7 @@ import AccountBalance from "@mui/icons-material/AccountBalance";
 import AccountTree from "@mui/icons-material/AccountTree";
 import Announcement from "@mui/icons-material/Announcement";
 import AssessmentOutlined from "@mui/icons-material/AssessmentOutlined";
+import InsightsOutlined from "@mui/icons-material/InsightsOutlined";
 import Block from "@mui/icons-material/Block";
 import Campaign from "@mui/icons-material/Campaign";
 import ChecklistRtl from "@mui/icons-material/ChecklistRtl";
@@ -30,6 +31,7 @@ import WhatsApp from "@mui/icons-material/WhatsApp";
 export const MENU_ICONS: Record<string, SvgIconComponent> = {
   dashboard: DashboardOutlined,
   reports: AssessmentOutlined,
+  bi: InsightsOutlined,
   tickets: WhatsApp,
   quickMessages: FlashOn,
   kanban: ViewKanban,

@@ -7,7 +7,7 @@ import { alpha } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
 import { z } from "zod";
-import { emailField, MSG, requiredString, type Company } from "@atende/shared";
+import { BI_URL_MESSAGES, biUrlRefusal, emailField, MSG, requiredString, type Company } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { formMessage } from "../../../components/form-message";
 import { DateField } from "../../../components/date-time-field";
@@ -35,6 +35,11 @@ const formSchema = z.object({
   password: z.string().max(50, MSG.tooLong),
 });
 type FormValues = z.input<typeof formSchema>;
+
+/** The server's biUrl refusal (its message is one of BI_URL_MESSAGES), as the key of the form's own words. */
+function biRefusalOf(message: string | undefined) {
+  return (Object.keys(BI_URL_MESSAGES) as (keyof typeof BI_URL_MESSAGES)[]).find((k) => BI_URL_MESSAGES[k] === message);
+}
 
 const EMPTY: FormValues = {
   name: "",
@@ -107,6 +112,12 @@ export function CompaniesTab() {
       setError("password", { message: MSG.tooShort });
       return;
     }
+    // the host list has an operator's part only the server knows: the form checks the URL's shape, the server the host
+    const biShape = biUrlRefusal(v.biUrl, ["*"]);
+    if (biShape && biShape !== "hostNotAllowed") {
+      setError("biUrl", { message: t(`settings.companies.biUrlRefused.${biShape}`) });
+      return;
+    }
     await new Promise((r) => setTimeout(r, 500));
     const body = {
       name: v.name,
@@ -128,7 +139,9 @@ export function CompaniesTab() {
       toast.success(t("settings.crud.success"));
       clear();
     } catch (err) {
-      failed(err, "settings.companies.saveError");
+      const biRefusal = err instanceof ApiError ? biRefusalOf(err.body.fields?.biUrl) : undefined;
+      if (biRefusal) setError("biUrl", { message: t(`settings.companies.biUrlRefused.${biRefusal}`) });
+      else failed(err, "settings.companies.saveError");
     }
   });
 

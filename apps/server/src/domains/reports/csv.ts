@@ -1,0 +1,58 @@
+import type { ReportTicketsCsvQuery } from "@atende/shared";
+import type { Sql } from "../../db/sql.js";
+import { ticketBatch, type ListScope, type TicketRow } from "./repository.js";
+
+/** Rows read per query while streaming (keyset pages: memory stays flat whatever the range). */
+export const CSV_BATCH = 500;
+
+const HEADERS: Record<ReportTicketsCsvQuery["lang"], string[]> = {
+  pt: ["Ticket", "Link", "Contato", "Número", "Status", "Fila", "Atendente", "Conexão", "Origem", "Entrada", "Primeira resposta", "Finalizado", "Primeira resposta (s)", "Resolução (s)", "Avaliação"],
+  en: ["Ticket", "Link", "Contact", "Number", "Status", "Queue", "Agent", "Connection", "Origin", "Entered", "First response", "Finished", "First response (s)", "Resolution (s)", "Rating"],
+  es: ["Ticket", "Enlace", "Contacto", "Número", "Estado", "Cola", "Agente", "Conexión", "Origen", "Entrada", "Primera respuesta", "Finalizado", "Primera respuesta (s)", "Resolución (s)", "Evaluación"],
+};
+
+/**
+ * One CSV field: quoted when it holds the separator, a quote or a line break; a text starting with
+ * = + - @ (a formula to Excel) gets a leading apostrophe, since contact names come from customers.
+ */
+export function csvField(value: string | number | null): string {
+  if (value === null) return "";
+  let s = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[;"\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** yyyy-MM-dd HH:mm:ss on the company's clock. */
+function local(d: Date | null, timeZone: string): string | null {
+  if (!d) return null;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+  }).formatToParts(d);
+  const p = (type: string) => parts.find((x) => x.type === type)?.value ?? "";
+  return `${p("year")}-${p("month")}-${p("day")} ${p("hour")}:${p("minute")}:${p("second")}`;
+}
+
+function line(r: TicketRow, timeZone: string, origin: string): string {
+  return [
+    r.ticket_id, origin + `/tickets/${r.uuid}`, r.contact_name, r.contact_number, r.status, r.queue_name, r.user_name, r.connection_name,
+    r.origin_from_me ? "ativo" : "receptivo", local(r.queued_at, timeZone), local(r.first_response_at, timeZone), local(r.finished_at, timeZone),
+    r.first_response_seconds, r.resolution_seconds, r.rating,
+  ].map(csvField).join(";") + "\r\n";
+}
+
+/**
+ * The CSV of a ticket list, produced batch by batch: a UTF-8 BOM (Excel in Brazil reads the file
+ * as UTF-8 only with it), `;` separators (the decimal comma makes `,` Excel's list separator there),
+ * the header, then one line per cycle, newest event first.
+ */
+export async function* ticketsCsv(sql: Sql, scope: ListScope, opts: { lang: ReportTicketsCsvQuery["lang"]; timeZone: string; origin: string }) {
+  yield "\uFEFF" + HEADERS[opts.lang].map(csvField).join(";") + "\r\n";
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    const rows = await ticketBatch(sql, scope, CSV_BATCH, after);
+    if (rows.length) yield rows.map((r) => line(r, opts.timeZone, opts.origin)).join("");
+    if (rows.length < CSV_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.cursor_at, id: last.cycle_id };
+  }
+}
