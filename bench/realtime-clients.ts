@@ -1,8 +1,9 @@
 /**
  * The agents' side of bench/realtime.ts, in a process of its own: one socket.io connection per
  * access token (WebSocket, as browsers use it). Prints "ready" once every socket is connected; reads
- * from stdin "update <ticketId> <sentAt>" (a ticket update is about to be requested; answered
- * "marked <ticketId>") and "report" (print the figures, then "done").
+ * from stdin "update <ticketId>" (a ticket update is coming; answered "marked <ticketId>"), "start
+ * <ticketId> <sentAt>" (the moment its request starts, written just before it) and "report" (print the
+ * figures, then "done"). Receipts are timed against the start afterwards, so the handshake never counts.
  */
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -10,7 +11,8 @@ import { io, type Socket } from "socket.io-client";
 
 const { base, companyId, tokens } = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as { base: string; companyId: number; tokens: string[] };
 const messageLatencies: number[] = [];
-const updateLatencies: number[] = [];
+const updateReceipts: { id: number; at: number }[] = [];
+const updatesExpected = new Set<number>();
 const updateSentAt = new Map<number, number>();
 /** Per socket, the tickets whose update it has received (only the first receipt counts). */
 const updatesSeen: Set<number>[] = tokens.map(() => new Set());
@@ -34,10 +36,9 @@ tokens.forEach((token, i) => {
   s.on(`company-${companyId}-ticket`, (p: { action: string; ticket?: { id: number; status: string } }) => {
     const id = p.ticket?.id;
     if (p.action !== "update" || id === undefined || p.ticket?.status !== "open") return;
-    const sentAt = updateSentAt.get(id);
-    if (sentAt === undefined || updatesSeen[i]!.has(id)) return;
+    if (!updatesExpected.has(id) || updatesSeen[i]!.has(id)) return;
     updatesSeen[i]!.add(id);
-    updateLatencies.push(Date.now() - sentAt);
+    updateReceipts.push({ id, at: Date.now() });
   });
   sockets.push(s);
 });
@@ -54,12 +55,15 @@ const line = (name: string, xs: number[], expected: number) =>
 createInterface({ input: process.stdin }).on("line", (l) => {
   const [cmd, a, b] = l.split(" ");
   if (cmd === "update") {
-    updateSentAt.set(Number(a), Number(b));
+    updatesExpected.add(Number(a));
     messagesExpected += tokens.length;
     console.log(`marked ${a}`);
+  } else if (cmd === "start") {
+    updateSentAt.set(Number(a), Number(b));
   } else if (cmd === "report") {
+    const updateLatencies = updateReceipts.map((r) => r.at - (updateSentAt.get(r.id) ?? NaN)).filter((ms) => !Number.isNaN(ms));
     line("customer message → every agent", messageLatencies, messagesExpected);
-    line("ticket update → every agent", updateLatencies, updateSentAt.size * tokens.length);
+    line("ticket update → every agent", updateLatencies, updatesExpected.size * tokens.length);
     console.log(`distinct (socket, message) receipts: ${messagesSeen.size}`);
     console.log("done");
     for (const s of sockets) s.close();

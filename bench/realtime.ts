@@ -123,8 +123,9 @@ async function main() {
       const sent = Date.now();
       const res = await call("POST", `/api/sandbox/${wa}/inbound`, { number: `55319${String(80000000 + i).padStart(8, "0")}`, name: `Cliente ${i}`, body: `bench ${sent}` });
       await new Promise((r) => setTimeout(r, GAP_MS / 2));
-      clients.stdin.write(`update ${res.ticketId} ${Date.now()}\n`);
+      clients.stdin.write(`update ${res.ticketId}\n`);
       await waitLine(`marked ${res.ticketId}`); // the clients know the update is coming before it is asked for
+      clients.stdin.write(`start ${res.ticketId} ${Date.now()}\n`); // timed from here: the request's start
       await call("PUT", `/api/tickets/${res.ticketId}`, { status: "open", userId: admin.id });
       await new Promise((r) => setTimeout(r, GAP_MS / 2));
     }

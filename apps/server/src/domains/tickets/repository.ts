@@ -63,12 +63,16 @@ export const TICKET_JOINS = `
   LEFT JOIN whatsapps w ON w.company_id = t.company_id AND w.id = t.whatsapp_id
   LEFT JOIN messages lm ON lm.id = t.last_message_id`;
 
-export async function findTicket(sql: Sql, companyId: number, id: number, forUpdate = false): Promise<TicketRow | null> {
-  if (forUpdate) {
-    // Lock the ticket row first (FOR UPDATE cannot apply to the nullable side of outer joins).
-    const locked = await sql.maybe("SELECT id FROM tickets WHERE company_id = $1 AND id = $2 FOR UPDATE", [companyId, id]);
-    if (!locked) return null;
-  }
+/** Locks the ticket's row for the transaction and returns what a conflict check compares. */
+export function lockTicket(sql: Sql, companyId: number, id: number) {
+  return sql.maybe<Pick<TicketRow, "status" | "user_id" | "queue_id" | "whatsapp_id">>(
+    "SELECT status, user_id, queue_id, whatsapp_id FROM tickets WHERE company_id = $1 AND id = $2 FOR UPDATE",
+    [companyId, id],
+    { prepare: true },
+  );
+}
+
+export async function findTicket(sql: Sql, companyId: number, id: number): Promise<TicketRow | null> {
   return sql.maybe<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM tickets t ${TICKET_JOINS} WHERE t.company_id = $1 AND t.id = $2`, [companyId, id], { prepare: true });
 }
 

@@ -11,7 +11,7 @@ import { canSeeTicketRow, visibilityFor } from "./visibility.js";
  * check (on the locked, current row) makes it lose instead of overwriting the winner and sending
  * the customer a second greeting.
  */
-export function changedSince(seen: TicketRow, now: TicketRow): boolean {
+export function changedSince(seen: TicketRow, now: Pick<TicketRow, "status" | "user_id" | "queue_id" | "whatsapp_id">): boolean {
   return seen.status !== now.status || seen.user_id !== now.user_id || seen.queue_id !== now.queue_id || seen.whatsapp_id !== now.whatsapp_id;
 }
 

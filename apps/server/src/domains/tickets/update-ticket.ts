@@ -130,9 +130,10 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
 
   try {
     await ctx.sql.tx(async (sql) => {
-      const locked = await repo.findTicket(sql, companyId, id, true);
+      // the row is locked with the few columns the conflict check needs; the full row only on conflict
+      const locked = await repo.lockTicket(sql, companyId, id);
       if (!locked) throw new AppError("ERR_NO_TICKET_FOUND");
-      if (changedSince(current, locked)) throw new StaleTicket(locked);
+      if (changedSince(current, locked)) throw new StaleTicket((await repo.findTicket(sql, companyId, id))!);
       await repo.updateTicket(sql, companyId, id, patch);
       // the cycle's tracking row follows in the database (triggers of migration 0400)
     });
@@ -149,13 +150,19 @@ export async function updateTicket(ctx: AppContext, actor: RequestActor, id: num
   let row = (await repo.findTicket(ctx.sql, companyId, id))!;
   await emitTicketUpdate(ctx, row, current);
 
+  // messages sent after the change (greeting, completion, rating) move the ticket's last message
+  let sentAfter = false;
   if (action === "accept" && assignee && !row.is_group && (await settingEnabled(ctx.sql, companyId, "sendGreetingAccepted"))) {
     const text = `${greetingFor(new Date())} *${row.contact_name}*, meu nome é *${assignee.name}* e agora vou prosseguir com seu atendimento!`;
     await sendQuietly(ctx, row, text, assignee.id);
+    sentAfter = true;
   }
   // completion message, then the rating message when enabled (sent once per close, by the channel layer)
-  if (action === "finish") await afterAgentClose(ctx, row);
+  if (action === "finish") {
+    await afterAgentClose(ctx, row);
+    sentAfter = true;
+  }
   if (action === "pause") nextTicket = await repo.nextOpenTicket(ctx.sql, companyId, row.user_id ?? actor.id, id);
-  row = (await repo.findTicket(ctx.sql, companyId, id))!;
+  if (sentAfter) row = (await repo.findTicket(ctx.sql, companyId, id))!;
   return { ...presentTicket(row), ...(action === "pause" ? { nextTicket: nextTicket ?? null } : {}) };
 }
