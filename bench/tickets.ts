@@ -155,6 +155,21 @@ async function load(sql: Sql): Promise<number> {
         WHERE t.id = w.ticket_id AND c.id = t.contact_id`,
     ),
   );
+  // the bulk load skipped the tracking triggers too: one handling cycle per ticket, as they would record it
+  await timed("ticket cycles (tracking)", () =>
+    sql.exec(
+      `INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, origin_from_me, created_at, queued_at,
+                                   started_at, first_response_at, finished_at, rated_at, rating)
+       SELECT t.company_id, t.id, t.whatsapp_id, t.user_id, t.queue_id, t.origin_from_me, t.created_at, t.created_at,
+              CASE WHEN t.status <> 'pending' THEN t.created_at + interval '1 minute' * (t.id % 30) END,
+              CASE WHEN t.status <> 'pending' THEN t.created_at + interval '1 minute' * (1 + t.id % 20) END,
+              CASE WHEN t.status = 'closed' THEN t.updated_at END,
+              CASE WHEN t.status = 'closed' AND t.id % 5 = 0 THEN t.updated_at + interval '5 minutes' END,
+              CASE WHEN t.status = 'closed' AND t.id % 5 = 0 THEN 1 + (t.id / 5) % 5 END
+         FROM tickets t WHERE t.company_id = $1`,
+      [c],
+    ),
+  );
   await sql.exec("SET session_replication_role = origin");
   await timed("indexes", async () => {
     await sql.exec("CREATE INDEX messages_ticket ON messages (ticket_id, id DESC)");
@@ -386,7 +401,26 @@ async function main() {
         log(`${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (load ${os.loadavg()[0]!.toFixed(1)})`);
       }
     };
-    if (!process.env.BENCH_ONLY_THROUGHPUT) await run(scenarios);
+    // the manager's pages over the whole seeded period (90 days, company time zone)
+    const day = (daysAgo: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date(Date.now() - daysAgo * 86_400_000));
+    const period = `date_from=${day(89)}&date_to=${day(0)}`;
+    const reports: Scenario[] = [
+      { name: "GET /dashboard, 90 days (admin)", url: () => `/api/dashboard?${period}`, token: admin },
+      { name: "GET /reports/summary, 90 days", url: () => `/api/reports/summary?${period}`, token: admin },
+      { name: "GET /reports/volume, 90 days", url: () => `/api/reports/volume?${period}`, token: admin },
+      ...(["agent", "queue", "tag", "connection"] as const).map((by) => ({ name: `GET /reports/breakdown by ${by}, 90 days`, url: () => `/api/reports/breakdown?by=${by}&${period}`, token: admin })),
+      { name: "GET /reports/tickets page 1, 90 days", url: () => `/api/reports/tickets?${period}`, token: admin },
+    ];
+    const sample = await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json());
+    log(`reports summary over the period: ${JSON.stringify(sample).slice(0, 400)}`);
+    if (process.env.BENCH_ONLY_REPORTS) {
+      await run(reports);
+      console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) |\n|---|---:|---:|---:|");
+      for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+      await server.stop();
+      return;
+    }
+    if (!process.env.BENCH_ONLY_THROUGHPUT) await run([...scenarios, ...reports]);
     const throughput = await listThroughput(base, admin, await sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 ORDER BY id", [seeded.companyId]));
     log(`GET /tickets open, first page, ${throughput.concurrency} clients at once (admin, queue filter): ${JSON.stringify(throughput.result)} (load ${os.loadavg()[0]!.toFixed(1)})`);
     if (process.env.BENCH_ONLY_THROUGHPUT) {
