@@ -124,7 +124,8 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   return data as T;
 }
 
-function safeJson(text: string): unknown {
+/** A response body as JSON, or `{ message: text }` when it is not JSON. */
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
     // eslint-disable-next-line no-restricted-syntax -- a body that is not JSON is shown as its text

@@ -1,5 +1,6 @@
 import type { ContactImport } from "@atende/shared";
-import { api, getToken, refreshSession, API_BASE } from "../../../lib/api";
+import { api } from "../../../lib/api";
+import { downloadFile } from "../../../lib/download";
 
 /**
  * POST /contacts/import: a small file is imported during the request (status done); a large one is
@@ -15,21 +16,7 @@ export function fetchImport(jobId: string): Promise<ContactImport> {
   return api<ContactImport>(`/contacts/import/${jobId}`);
 }
 
-/** Downloads GET /contacts/export (CSV streamed by the server) with the bearer token, as a file. */
-export async function exportContacts(): Promise<void> {
-  const get = () => fetch(`${API_BASE}/contacts/export`, { headers: { authorization: `Bearer ${getToken() ?? ""}` }, credentials: "include" });
-  let res = await get();
-  if ((res.status === 401 || res.status === 403) && (await refreshSession())) res = await get();
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const blob = await res.blob();
-  const disposition = res.headers.get("content-disposition") ?? "";
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? "contatos.csv";
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = decodeURIComponent(name);
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** Downloads GET /contacts/export (CSV streamed by the server) as a file. */
+export function exportContacts(): Promise<void> {
+  return downloadFile("/contacts/export", {}, "contatos.csv");
 }

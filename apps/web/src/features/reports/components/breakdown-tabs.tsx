@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Box, Link, Paper, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs, Typography } from "@mui/material";
+import { Box, Link, Paper, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { REPORT_DIMENSIONS, type ReportBreakdownRow, type ReportDimension, type ReportFilters } from "@atende/shared";
+import { EmptyTableRow } from "../../../components/empty-state";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
 import { useReportBreakdown } from "../api/breakdown";
 import { formatDuration } from "../filter";
@@ -55,13 +56,7 @@ export function BreakdownTabs({ filters, onDrill }: { filters: ReportFilters; on
             {isPending || !rows ? (
               <TableRowsSkeleton rows={4} columns={6} />
             ) : rows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={6}>
-                  <Typography color="text.secondary" variant="body2" sx={{ py: 2, textAlign: "center" }}>
-                    {t("reports.breakdown.empty")}
-                  </Typography>
-                </TableCell>
-              </TableRow>
+              <EmptyTableRow colSpan={6}>{t("reports.breakdown.empty")}</EmptyTableRow>
             ) : (
               rows.map((r) => (
                 <TableRow key={r.id ?? "none"} hover data-testid="breakdown-row">

@@ -7,6 +7,7 @@ import DownloadIcon from "@mui/icons-material/Download";
 import { Link as RouterLink } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { REPORT_PAGE_SIZE } from "@atende/shared";
+import { EmptyTableRow } from "../../../components/empty-state";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
 import { logFailure } from "../../../lib/log-failure";
 import { formatInZone, useCompanyTimeZone } from "../../../lib/time-zone";
@@ -66,11 +67,7 @@ export function TicketListDialog({ params, title, onClose }: { params: TicketLis
               {isPending || !data ? (
                 <TableRowsSkeleton rows={5} columns={9} />
               ) : data.items.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={9} sx={{ textAlign: "center", py: 3, color: "text.secondary" }}>
-                    {t("reports.list.empty")}
-                  </TableCell>
-                </TableRow>
+                <EmptyTableRow colSpan={9}>{t("reports.list.empty")}</EmptyTableRow>
               ) : (
                 data.items.map((i) => (
                   <TableRow key={i.cycleId} hover data-testid="report-ticket-row">
