@@ -19,7 +19,7 @@ function whiteAreas(page: Page): Promise<string[]> {
   });
 }
 
-test("the dark theme paints the workspace, lists, settings and dialogs dark", async ({ page, context }) => {
+test("the dark theme paints the workspace, lists, settings and dialogs dark; WhatsApp marks render as formatting", async ({ page, context }) => {
   test.setTimeout(120_000);
   const t = await createTenant();
   await db().exec("INSERT INTO contacts (company_id, name, number) VALUES ($1, 'Dora Escura', '5511977776666')", [t.companyId]);
@@ -33,6 +33,12 @@ test("the dark theme paints the workspace, lists, settings and dialogs dark", as
   await page.getByTestId("tab-pending").click();
   await page.getByTestId("list-pending").getByTestId("ticket-item").filter({ hasText: "Nina Noturna" }).click();
   await expect(page.getByTestId("ticket-view")).toBeVisible();
+  // WhatsApp formatting is rendered, never shown raw: in the bubble and, without the marks, in the list
+  const bubble = page.getByTestId("messages-list").getByTestId("message").filter({ hasText: "Boa noite!" });
+  await expect(bubble.locator("strong")).toHaveText("Pedido");
+  await expect(bubble.locator("em")).toHaveText("123");
+  await expect(bubble).not.toContainText("*");
+  await expect(page.getByTestId("list-pending").getByTestId("ticket-item").filter({ hasText: "Nina Noturna" })).toContainText("Boa noite! Pedido 123 chegou?");
   const checks: [string, () => Promise<void>][] = [
     ["workspace", async () => {}],
     ["contacts", () => page.goto("/contacts").then(() => expect(page.getByText("Dora Escura")).toBeVisible())],
