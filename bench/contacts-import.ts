@@ -6,7 +6,7 @@
  *
  * Knobs: BENCH_ROWS (100000).
  *
- * The server is a process of its own (apps/server/src/main.ts, production settings), so its memory
+ * The server is a process of its own (the bundle `npm start` runs, production settings), so its memory
  * is its own: this process samples its resident set (/proc/<pid>/status, every 50 ms) and, while
  * the import runs, asks for the first contacts page every 20 ms as another user would (the time of
  * each answer is the wait a user sees). It uploads the file (multipart, as the web does), follows

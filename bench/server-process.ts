@@ -1,28 +1,25 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { freePort } from "../apps/server/src/db/embedded.js";
+import { ensureServerBuild } from "../scripts/build-server.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface ServerProcess {
   base: string;
-  /** The server's own process id (tsx runs it as its child), for reading its memory. */
+  /** The server's process id, for reading its memory. */
   pid: number;
   stop(): Promise<void>;
 }
 
 /**
- * The real server as a process of its own (apps/server/src/main.ts, production settings), so a
+ * The real server as a process of its own (the bundle `npm start` runs, production settings), so a
  * benchmark's client never shares its event loop or memory. Resolves once /api/health answers.
  */
 export async function startServerProcess(o: { databaseUrl: string; dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server alone
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [...nodeArgs, path.join(root, "apps/server/src/main.ts")], {
+  const child = spawn(process.execPath, [...nodeArgs, await ensureServerBuild()], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -58,6 +55,5 @@ export async function startServerProcess(o: { databaseUrl: string; dataDir: stri
     }
     await sleep(200);
   }
-  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  return { base, pid: children[0] ?? child.pid!, stop };
+  return { base, pid: child.pid!, stop };
 }

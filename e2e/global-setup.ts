@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir } from "../apps/server/src/db/embedded.js";
 import { fakePhone, fakeTemplate } from "../apps/server/test/fake-graph/builders.js";
 import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
+import { ensureServerBuild } from "../scripts/build-server.mjs";
 import { E2E_ADMIN, E2E_GRAPH } from "./support/constants.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -45,7 +46,9 @@ export default async function globalSetup() {
   graph.phones = [fakePhone({ id: E2E_GRAPH.phoneNumberId, digits: E2E_GRAPH.phoneDigits })];
   graph.templates = E2E_GRAPH.templates.map((t) => fakeTemplate(t.name, t));
   const port = await freePort();
-  const server: ChildProcess = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/main.ts")], {
+  // the server as `npm start` runs it: the bundle of scripts/build-server.mjs under plain node
+  const bundle = await ensureServerBuild();
+  const server: ChildProcess = spawn(process.execPath, ["--enable-source-maps", bundle], {
     cwd: root,
     env: {
       ...process.env,

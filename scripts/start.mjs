@@ -1,9 +1,10 @@
-// `npm start`: builds the web app when its build is missing or older than its sources, then starts
-// one server process that serves the app and the API on PORT (default 8080).
+// `npm start`: builds the web app and the server when their builds are missing or older than their
+// sources, then starts one server process that serves the app and the API on PORT (default 8080).
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureServerBuild } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const web = path.join(root, "apps/web");
@@ -25,8 +26,9 @@ if (!existsSync(built) || statSync(built).mtimeMs < sourcesTime) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const tsx = path.join(root, "node_modules/.bin/tsx");
-const child = spawn(tsx, [path.join(root, "apps/server/src/main.ts")], { cwd: root, stdio: "inherit", env: process.env });
+// the server runs as plain JavaScript: one bundle, rebuilt when its sources changed (scripts/build-server.mjs)
+const bundle = await ensureServerBuild();
+const child = spawn(process.execPath, ["--enable-source-maps", bundle], { cwd: root, stdio: "inherit", env: process.env });
 // Ctrl+C reaches the whole process group; a SIGTERM sent to `npm start` reaches only npm, which exits
 // without passing it on. So a signal here is relayed to the server (which stops the embedded database
 // before exiting), and so is the end of the parent that started this script.

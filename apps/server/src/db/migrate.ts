@@ -3,7 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** apps/server/migrations, seen from src/db/ (the sources) or from dist/ (the bundle scripts/build-server.mjs makes). */
+export const MIGRATIONS_DIR = path.resolve(here, path.basename(here) === "dist" ? "../migrations" : "../../migrations");
 const LOCK_KEY = 727_001;
 
 /**

@@ -1,6 +1,6 @@
 import { contactKey } from "../../core/phone.js";
 import { Readable } from "node:stream";
-import { parse, type Info } from "csv-parse";
+import { parse, type Options } from "csv-parse";
 import { CONTACT_IMPORT_COLUMNS, CONTACT_IMPORT_MAX_ERRORS, CONTACT_IMPORT_MESSAGES } from "@atende/shared";
 import { AppError } from "../../core/errors.js";
 import type { Sql } from "../../db/sql.js";
@@ -34,22 +34,38 @@ function* slices(text: string, size = 64 * 1024): Generator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 
-function parser(text: string) {
-  return Readable.from(slices(text)).pipe(
-    parse({
-      delimiter: ";",
-      bom: true,
-      columns: (header: string[]) => header.map(normalizeHeader),
-      info: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-      relax_column_count: true,
-      trim: true,
-    }),
-  );
-}
+/** A data row as the import reads it: its line in the file and the four cells it uses. */
+type Cells = [line: number, telefone: string, nome: string, email: string, cpf: string];
+type Columns = Record<(typeof CONTACT_IMPORT_COLUMNS)[number], number>;
 
-type ParsedRecord = { info: Info; record: Record<string, string | undefined> };
+/**
+ * Parses the text into compact rows (`each` turns a data row into what the stream yields, or null to
+ * yield nothing). Records are arrays and the header is matched once by position, so a row costs one
+ * small tuple: a 100k-row file no longer leaves a record object and an info object per row for the
+ * garbage collector (they outlived the young generation and grew the heap by ~180 MiB).
+ */
+function parser<T>(text: string, each: (cells: Cells) => T | null) {
+  let columns: Columns | null = null;
+  const cell = (record: string[], i: number) => (i >= 0 ? (record[i] ?? "") : "");
+  const options: Options<T, string[]> = {
+    delimiter: ";",
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: true,
+    on_record: (record, context) => {
+      if (!columns) {
+        const names = record.map(normalizeHeader);
+        columns = Object.fromEntries(CONTACT_IMPORT_COLUMNS.map((c) => [c, names.indexOf(c)])) as Columns;
+        return null;
+      }
+      if (record.every((v) => v === "")) return null;
+      return each([context.lines, cell(record, columns.telefone), cell(record, columns.nome), cell(record, columns.email), cell(record, columns.cpf)]);
+    },
+  };
+  // the typings tie on_record's result to the columns option, which this parser does without
+  return Readable.from(slices(text)).pipe(parse(options as unknown as Options));
+}
 
 const layoutError = () => new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.badLayout, { fields: { file: CONTACT_IMPORT_MESSAGES.badLayout } });
 const parseError = () => new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.parseError, { fields: { file: CONTACT_IMPORT_MESSAGES.parseError } });
@@ -65,7 +81,10 @@ export function checkHeader(text: string): void {
 export async function countRows(text: string): Promise<number> {
   let n = 0;
   try {
-    for await (const _ of parser(text)) n++;
+    for await (const _ of parser(text, () => {
+      n++;
+      return null;
+    }));
   } catch {
     throw parseError();
   }
@@ -80,19 +99,18 @@ interface Row {
   document: string;
 }
 
-function validate(line: number, r: Record<string, string | undefined>): Row | { line: number; reason: string } {
-  const rawPhone = r.telefone ?? "";
+function validate([line, rawPhone, rawName, rawEmail, rawDocument]: Cells): Row | { line: number; reason: string } {
   const digits = rawPhone.replace(/\D/g, "");
   if (!digits) return { line, reason: "Telefone vazio" };
   if (digits.length < 8) return { line, reason: `Telefone inválido (mínimo 8 dígitos): ${rawPhone}` };
   if (digits.length > 50) return { line, reason: "Telefone inválido (máximo 50 dígitos)" };
   // the stored form: with country code, a Brazilian mobile with its ninth digit (a repeat in the other form is a repeat)
   const number = contactKey(rawPhone);
-  const email = unguard(r.email ?? "").trim();
+  const email = unguard(rawEmail).trim();
   if (email && (!EMAIL.test(email) || email.length > 254)) return { line, reason: `E-mail inválido: ${email.slice(0, 100)}` };
-  const document = unguard(r.cpf ?? "").trim();
+  const document = unguard(rawDocument).trim();
   if (document.length > 30) return { line, reason: "CPF inválido (máximo 30 caracteres)" };
-  const name = unguard(r.nome ?? "").trim().slice(0, 50);
+  const name = unguard(rawName).trim().slice(0, 50);
   return { line, name, number, email, document };
 }
 
@@ -141,9 +159,9 @@ export async function importRows(
     await onBatch(counts);
   };
   try {
-    for await (const item of parser(text) as AsyncIterable<ParsedRecord>) {
+    for await (const cells of parser(text, (c) => c) as AsyncIterable<Cells>) {
       counts.processed++;
-      const v = validate(item.info.lines, item.record);
+      const v = validate(cells);
       if ("reason" in v) {
         reject(v.line, v.reason);
       } else if (seen.has(v.number)) {

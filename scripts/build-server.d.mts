@@ -1,0 +1,3 @@
+export declare const SERVER_BUNDLE: string;
+/** Builds apps/server/dist/main.js when it is missing or older than its sources; resolves to its path. */
+export declare function ensureServerBuild(options?: { force?: boolean }): Promise<string>;
