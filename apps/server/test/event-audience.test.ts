@@ -263,6 +263,18 @@ describe("company-wide events reach every user of the company and no one else", 
   });
 });
 
+describe("platform-wide events", () => {
+  it("announcement: every signed-in user of every company, the other company's too", async () => {
+    const root = await app.login("root@platform.test");
+    await api("POST", "/api/announcements", root, { title: "Manutenção", text: "Sábado às 22h" });
+    const everyone = [...WHOLE_COMPANY, "foreign"].sort();
+    const got = () => clients.filter((c) => c.events.some((e) => e.channel === "company-announcement" && e.payload.action === "create")).map((c) => c.name);
+    const until = Date.now() + 8000;
+    while (got().length < everyone.length && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
+    expect(got().sort()).toEqual(everyone);
+  });
+});
+
 describe("auth", () => {
   it("a new login reaches only that user's sockets", async () => {
     const u = await app.sql.one<{ email: string }>("SELECT email FROM users WHERE id = $1", [ids.userB]);

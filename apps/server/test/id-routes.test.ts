@@ -28,6 +28,7 @@ const A = {} as {
   scheduleId: number;
   importId: string;
   helpId: number;
+  announcementId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -73,6 +74,19 @@ const ROUTES: Record<string, RouteCase> = {
     body: { PUT: () => ({ title: "Hijacked" }) },
     status: { GET: 200, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
     why: "help videos are shared by every company: anyone reads them, only the super user changes them",
+  },
+  "/api/announcements/:id": {
+    params: { id: id("announcementId") },
+    body: { PUT: () => ({ title: "Hijacked", text: "Hijacked" }) },
+    status: { GET: 200, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "announcements are the platform's word to every company: anyone reads the active ones, only the super user changes them",
+  },
+  "/api/announcements/:id/media": { params: { id: id("announcementId") } },
+  "/api/announcements/:id/media-upload": {
+    params: { id: id("announcementId") },
+    upload: ["POST"],
+    status: { POST: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "only the super user changes an announcement's image",
   },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
@@ -197,6 +211,7 @@ async function seedCompanyA(): Promise<void> {
     A.businessId,
   ]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
+  A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
 }
 
 /** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */
@@ -218,6 +233,7 @@ const COMPANY_TABLES = [
   "contact_imports",
   "businesses",
   "official_numbers",
+  "announcements",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

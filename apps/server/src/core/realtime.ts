@@ -24,6 +24,8 @@ export const rooms = {
   contactsPage: (companyId: number) => `company:${companyId}:contacts`,
   /** The platform operators (super flag). */
   supers: () => "supers",
+  /** Every signed-in socket of every company (announcements). */
+  everyone: () => "everyone",
 };
 
 /**
@@ -119,6 +121,7 @@ export class Realtime {
       rooms.profile(actor.companyId, actor.profile),
       ...(actor.sessionId ? [rooms.session(actor.sessionId)] : []),
     ]);
+    void socket.join(rooms.everyone());
     if (actor.super) void socket.join(rooms.supers());
     for (const q of actor.queueIds) void socket.join(rooms.queue(actor.companyId, q));
     void socket.join(ticketViewRooms(actor));

@@ -7,6 +7,7 @@ import { biRoutes } from "./bi/routes.js";
 import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
+import { announcementsRoutes } from "./announcements/routes.js";
 import { kanbanRoutes } from "./kanban/routes.js";
 import { passwordResetRoutes } from "./password-reset/routes.js";
 import { plansRoutes } from "./plans/routes.js";
@@ -38,6 +39,7 @@ export const domains: Domain[] = [
   plansRoutes,
   settingsRoutes,
   helpsRoutes,
+  announcementsRoutes,
   queuesRoutes,
   schedulesRoutes,
   passwordResetRoutes,

@@ -5,6 +5,7 @@ export * from "./companies.js";
 export * from "./users.js";
 export * from "./auth.js";
 export * from "./helps.js";
+export * from "./announcements.js";
 export * from "./queues.js";
 export * from "./tags.js";
 export * from "./contacts.js";
