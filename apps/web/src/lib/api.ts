@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from "@atende/shared";
+import { isInlineMediaType, type ApiErrorBody } from "@atende/shared";
 import { clearSessionData, STORAGE_KEYS } from "./storage";
 import { logFailure } from "./log-failure";
 
@@ -122,6 +122,19 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const data = text ? safeJson(text) : undefined;
   if (!res.ok) throw new ApiError(res.status, (data as Partial<ApiErrorBody>) ?? {});
   return data as T;
+}
+
+/**
+ * A private file (an attachment, an image) fetched with the bearer token, for an object URL: the
+ * browser cannot send the token with a plain `<img src>`. A type the server would not show inline
+ * (SVG, HTML...) is kept opaque, since a blob: URL opened is a document of this origin.
+ */
+export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  let res = await send(path, { signal });
+  if ((res.status === 401 || res.status === 403) && (await refreshSession())) res = await send(path, { signal });
+  if (!res.ok) throw new ApiError(res.status, {});
+  const blob = await res.blob();
+  return isInlineMediaType(blob.type) ? blob : new Blob([blob], { type: "application/octet-stream" });
 }
 
 /** A response body as JSON, or `{ message: text }` when it is not JSON. */

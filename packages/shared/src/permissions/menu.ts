@@ -32,7 +32,7 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/tags": { minProfile: "admin" },
   "/queues": { minProfile: "admin" },
   "/settings": { minProfile: "admin" },
-  "/announcements": { superOnly: true },
+  "/announcements": { superOnly: true, deniedNotice: true },
   "/prompts": { superOnly: true, planFlag: "useOpenAi" },
   "/queue-integration": { superOnly: true, planFlag: "useIntegrations" },
   "/messages-api": { superOnly: true, planFlag: "useExternalApi" },

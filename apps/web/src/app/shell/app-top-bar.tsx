@@ -7,6 +7,7 @@ import MenuOpen from "@mui/icons-material/MenuOpen";
 import Refresh from "@mui/icons-material/Refresh";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
+import { AnnouncementsButton } from "../../features/announcements/components/announcements-button";
 import { TicketNotificationsButton } from "../../features/tickets/components/notifications-button";
 import { useColorMode } from "../theme";
 import { Greeting } from "./greeting";
@@ -22,7 +23,7 @@ interface Props {
 }
 
 /**
- * The app bar: drawer toggle, product name, greeting, refresh, notifications, volume, theme, language
+ * The app bar: drawer toggle, product name, greeting, refresh, notifications, announcements, volume, theme, language
  * and account menu. Under 600 px the greeting is hidden and volume, theme and language move into the
  * account menu, so the bar never overflows.
  */
@@ -51,6 +52,7 @@ export function AppTopBar({ user, drawerOpen, wide, onToggleDrawer }: Props) {
           </IconButton>
         </Tooltip>
         <TicketNotificationsButton />
+        <AnnouncementsButton />
         {wide && (
           <>
             <VolumeControl />

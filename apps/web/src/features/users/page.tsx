@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from "react";
-import { useNavigate } from "react-router-dom";
 import { Box, Button, InputAdornment, Stack, TextField, Typography } from "@mui/material";
 import DeleteSweep from "@mui/icons-material/DeleteSweep";
 import PersonAdd from "@mui/icons-material/PersonAdd";
@@ -19,20 +18,14 @@ import { UsersTable } from "./components/users-table";
 import { useDebounced } from "./hooks/use-debounced";
 import { useUsersRealtime } from "./hooks/use-users-realtime";
 import { logFailure } from "../../lib/log-failure";
+import { useAccessDenied } from "../../components/use-access-denied";
 
 /** Users page (2-administration §2, §6): admins and super users only. */
 export default function UsersPage() {
   const user = useCurrentUser();
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const allowed = canManageUsers(user);
-
-  useEffect(() => {
-    if (allowed) return;
-    toast.error(t("users.noPermission"), { toastId: "users-no-permission" });
-    const timer = setTimeout(() => navigate("/tickets", { replace: true }), LIMITS.accessDeniedRedirectMs);
-    return () => clearTimeout(timer);
-  }, [allowed, navigate, t]);
+  useAccessDenied(allowed, t("users.noPermission"), "/tickets");
 
   return allowed ? <UsersManager /> : null;
 }

@@ -1,5 +1,4 @@
-import { isInlineMediaType } from "@atende/shared";
-import { api, API_BASE, ApiError, getToken, refreshSession } from "../../../lib/api";
+import { api, fetchBlob } from "../../../lib/api";
 import type { Message, MessageSendResponse, MessagesPage } from "../types";
 
 export function fetchMessages(ticketId: number, pageNumber: number, signal?: AbortSignal): Promise<MessagesPage> {
@@ -30,17 +29,6 @@ export function deleteMessage(id: number): Promise<Message> {
 }
 
 /** Media is private: fetched with the bearer token and shown through an object URL. */
-export async function fetchMediaBlob(messageId: number, signal?: AbortSignal): Promise<Blob> {
-  const get = () =>
-    fetch(`${API_BASE}/messages/media/${messageId}`, {
-      headers: { authorization: `Bearer ${getToken() ?? ""}` },
-      credentials: "include",
-      signal,
-    });
-  let res = await get();
-  if ((res.status === 401 || res.status === 403) && (await refreshSession())) res = await get();
-  if (!res.ok) throw new ApiError(res.status, {});
-  const blob = await res.blob();
-  // a blob: URL is a document of this origin when opened: a type the server would not show inline (SVG, HTML...) stays opaque
-  return isInlineMediaType(blob.type) ? blob : new Blob([blob], { type: "application/octet-stream" });
+export function fetchMediaBlob(messageId: number, signal?: AbortSignal): Promise<Blob> {
+  return fetchBlob(`/messages/media/${messageId}`, signal);
 }
