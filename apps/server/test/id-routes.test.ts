@@ -29,6 +29,7 @@ const A = {} as {
   importId: string;
   helpId: number;
   announcementId: number;
+  chatId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -88,6 +89,9 @@ const ROUTES: Record<string, RouteCase> = {
     status: { POST: SUPER_ONLY, DELETE: SUPER_ONLY },
     why: "only the super user changes an announcement's image",
   },
+  "/api/chats/:id": { params: { id: id("chatId") }, body: { PUT: () => ({ title: "Hijacked", users: [b.admin.id] }) } },
+  "/api/chats/:id/messages": { params: { id: id("chatId") }, body: { POST: () => ({ message: "Hijacked" }) } },
+  "/api/chats/:id/read": { params: { id: id("chatId") }, body: { POST: () => ({ userId: b.admin.id }) } },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
   "/api/schedules/:id/media-upload": { params: { id: id("scheduleId") }, upload: ["POST"] },
@@ -211,6 +215,9 @@ async function seedCompanyA(): Promise<void> {
     A.businessId,
   ]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
+  A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
+  await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
+  await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
 }
 
@@ -234,6 +241,9 @@ const COMPANY_TABLES = [
   "businesses",
   "official_numbers",
   "announcements",
+  "chats",
+  "chat_users",
+  "chat_messages",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -8,6 +8,7 @@ import { contactsImportRoutes } from "./contacts-import/routes.js";
 import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
 import { announcementsRoutes } from "./announcements/routes.js";
+import { chatsRoutes } from "./chats/routes.js";
 import { kanbanRoutes } from "./kanban/routes.js";
 import { passwordResetRoutes } from "./password-reset/routes.js";
 import { plansRoutes } from "./plans/routes.js";
@@ -40,6 +41,7 @@ export const domains: Domain[] = [
   settingsRoutes,
   helpsRoutes,
   announcementsRoutes,
+  chatsRoutes,
   queuesRoutes,
   schedulesRoutes,
   passwordResetRoutes,

@@ -6,6 +6,7 @@ export * from "./users.js";
 export * from "./auth.js";
 export * from "./helps.js";
 export * from "./announcements.js";
+export * from "./chats.js";
 export * from "./queues.js";
 export * from "./tags.js";
 export * from "./contacts.js";
