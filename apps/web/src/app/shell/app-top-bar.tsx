@@ -8,6 +8,7 @@ import Refresh from "@mui/icons-material/Refresh";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
 import { AnnouncementsButton } from "../../features/announcements/components/announcements-button";
+import { ChatsButton } from "../../features/chats/components/chats-button";
 import { TicketNotificationsButton } from "../../features/tickets/components/notifications-button";
 import { useColorMode } from "../theme";
 import { Greeting } from "./greeting";
@@ -23,7 +24,7 @@ interface Props {
 }
 
 /**
- * The app bar: drawer toggle, product name, greeting, refresh, notifications, announcements, volume, theme, language
+ * The app bar: drawer toggle, product name, greeting, refresh, notifications, announcements, internal chat, volume, theme, language
  * and account menu. Under 600 px the greeting is hidden and volume, theme and language move into the
  * account menu, so the bar never overflows.
  */
@@ -53,6 +54,7 @@ export function AppTopBar({ user, drawerOpen, wide, onToggleDrawer }: Props) {
         </Tooltip>
         <TicketNotificationsButton />
         <AnnouncementsButton />
+        <ChatsButton />
         {wide && (
           <>
             <VolumeControl />

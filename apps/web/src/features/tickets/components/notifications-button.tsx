@@ -10,7 +10,7 @@ import { fetchTickets } from "../api/tickets";
 import { useChannel, useSocketReconnect } from "../hooks/use-realtime";
 import { listTime } from "../lib/format";
 import { visibleTo } from "../lib/rules";
-import { playNewMessageSound } from "../lib/sound";
+import { playNewMessageSound } from "../../../lib/sound";
 import type { Ticket } from "../types";
 import { ContactAvatar } from "./contact-avatar";
 import { logFailure } from "../../../lib/log-failure";

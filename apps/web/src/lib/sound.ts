@@ -1,5 +1,5 @@
-import { getVolume } from "../../../lib/volume";
-import { logFailure } from "../../../lib/log-failure";
+import { getVolume } from "./volume";
+import { logFailure } from "./log-failure";
 
 let ctx: AudioContext | null = null;
 
