@@ -30,6 +30,7 @@ const A = {} as {
   helpId: number;
   announcementId: number;
   chatId: number;
+  keywordId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -92,6 +93,7 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/chats/:id": { params: { id: id("chatId") }, body: { PUT: () => ({ title: "Hijacked", users: [b.admin.id] }) } },
   "/api/chats/:id/messages": { params: { id: id("chatId") }, body: { POST: () => ({ message: "Hijacked" }) } },
   "/api/chats/:id/read": { params: { id: id("chatId") }, body: { POST: () => ({ userId: b.admin.id }) } },
+  "/api/keyword/:id": { params: { id: id("keywordId") }, body: { PUT: () => ({ word: "hijacked" }) } },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
   "/api/schedules/:id/media-upload": { params: { id: id("scheduleId") }, upload: ["POST"] },
@@ -218,6 +220,7 @@ async function seedCompanyA(): Promise<void> {
   A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
+  A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
 }
 
@@ -244,6 +247,7 @@ const COMPANY_TABLES = [
   "chats",
   "chat_users",
   "chat_messages",
+  "keywords",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -69,6 +69,9 @@ export const ERROR_STATUS = {
   ERR_COMPANY_INACTIVE: 401,
   ERR_INVALID_CURRENT_PASSWORD: 400,
   ERR_TOO_MANY_SOCKETS: 429,
+  // keywords (the block list): a word already listed; content refused for containing listed words
+  ERR_KEYWORD_DUPLICATE: 409,
+  ERR_BLOCKED_WORDS: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -10,3 +10,4 @@ export * from "./whatsapp-user-id.js";
 export * from "./whatsapp-format.js";
 export * from "./time-zone.js";
 export * from "./bi-url.js";
+export * from "./keywords.js";

@@ -9,6 +9,7 @@ import { healthRoutes } from "./health/routes.js";
 import { helpsRoutes } from "./helps/routes.js";
 import { announcementsRoutes } from "./announcements/routes.js";
 import { chatsRoutes } from "./chats/routes.js";
+import { keywordsRoutes } from "./keywords/routes.js";
 import { kanbanRoutes } from "./kanban/routes.js";
 import { passwordResetRoutes } from "./password-reset/routes.js";
 import { plansRoutes } from "./plans/routes.js";
@@ -42,6 +43,7 @@ export const domains: Domain[] = [
   helpsRoutes,
   announcementsRoutes,
   chatsRoutes,
+  keywordsRoutes,
   queuesRoutes,
   schedulesRoutes,
   passwordResetRoutes,

@@ -20,6 +20,7 @@ const TRANSLATIONS: Record<string, { pt?: string; en: string; es: string }> = {
   "Digite uma mensagem para abrir o ticket": { en: "Type a message to open the ticket", es: "Escriba un mensaje para abrir el ticket" },
   "Por favor, preencha o título da conversa.": { en: "Please fill in the conversation's title.", es: "Por favor, complete el título de la conversación." },
   "Por favor, selecione pelo menos um usuário.": { en: "Please select at least one user.", es: "Por favor, seleccione al menos un usuario." },
+  "A palavra deve ter pelo menos 2 caracteres.": { en: "The word must have at least 2 characters.", es: "La palabra debe tener al menos 2 caracteres." },
   "Prioridade inválida": { en: "Invalid priority", es: "Prioridad inválida" },
   "A imagem deve ser PNG, JPG ou JPEG.": { en: "The image must be PNG, JPG or JPEG.", es: "La imagen debe ser PNG, JPG o JPEG." },
   "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },

@@ -114,7 +114,10 @@ describe("chats: real time", () => {
   }
 
   it("delivers create, new-message and update to the chat's members only", async () => {
-    const [admin, supervisor, user, foreign] = await Promise.all([t.admin.token, t.supervisor.token, t.user.token, other.admin.token].map(socketFor));
+    const admin = await socketFor(t.admin.token);
+    const supervisor = await socketFor(t.supervisor.token);
+    const user = await socketFor(t.user.token);
+    const foreign = await socketFor(other.admin.token);
     const c = await create(t.admin.token, { title: "Só nós", users: [t.user.id] });
     await api("POST", `/api/chats/${c.id}/messages`, t.user.token, { message: "oi" });
     const channel = `company-${t.companyId}-chat`;
@@ -125,7 +128,7 @@ describe("chats: real time", () => {
     expect(actions(admin)).toEqual(["create", "new-message"]);
     expect(actions(user)).toEqual(["create", "new-message"]);
     expect(actions(supervisor)).toEqual([]);
-    expect(foreign!.events.filter((e) => e.channel.endsWith("-chat"))).toEqual([]);
-    for (const s of [admin, supervisor, user, foreign]) s!.socket.close();
+    expect(foreign.events.filter((e) => e.channel.endsWith("-chat"))).toEqual([]);
+    for (const s of [admin, supervisor, user, foreign]) s.socket.close();
   });
 });
