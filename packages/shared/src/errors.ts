@@ -69,6 +69,12 @@ export const ERROR_STATUS = {
   ERR_COMPANY_INACTIVE: 401,
   ERR_INVALID_CURRENT_PASSWORD: 400,
   ERR_TOO_MANY_SOCKETS: 429,
+  // Campaign templates, numbers and cost centers (domains/campaign-templates, domains/cost-centers);
+  // ERR_FEATURE_DISABLED: a route gate's company setting is off (campaignsEnabled)
+  ERR_FEATURE_DISABLED: 403,
+  ERR_NO_COST_CENTER_FOUND: 404,
+  ERR_NO_TEMPLATE_FOUND: 404,
+  ERR_SANDBOX_BUSINESS_NO_SYNC: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
