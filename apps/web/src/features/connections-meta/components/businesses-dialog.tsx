@@ -87,7 +87,7 @@ export function BusinessesDialog({ open, canEdit, canCreateSandbox, onClose }: {
       <DialogTitle id="businesses-title" sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <Box sx={{ flexGrow: 1 }}>{t("connectionsMeta.businesses.title")}</Box>
         {canEdit && canCreateSandbox && !hasSandbox && businesses.isSuccess && (
-          <Tooltip title={t("connectionsMeta.businesses.sandboxHint")}>
+          <Tooltip title={t("connectionsMeta.businesses.sandboxHint")} describeChild>
             <Button
               variant="outlined"
               size="small"

@@ -15,6 +15,9 @@ import { TemplateViewDialog } from "./template-view-dialog";
 /** Template lists wait 300 ms after a filter change (spec 3 §9). */
 const FILTER_DEBOUNCE_MS = 300;
 const COLUMNS = 9;
+/** An empty choice ("Todos") shows as a value under a raised label. */
+const SELECT_SLOTS = { inputLabel: { shrink: true }, select: { displayEmpty: true } } as const;
+const SELECT_SX = { minWidth: { xs: "calc(50% - 6px)", sm: 180 } } as const;
 
 /** The WhatsApp tab of /templates: filters and the read-only list of the businesses' templates. */
 export function WhatsappTemplates() {
@@ -32,12 +35,16 @@ export function WhatsappTemplates() {
 
   return (
     <>
-      <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mb: 2, "& > *": { minWidth: { xs: "100%", sm: 180 } } }}>
-        <SearchField value={name} onChange={setName} placeholder={t("campaignTemplates.filters.search")} />
+      <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap", mb: 2 }}>
+        <Box sx={{ flex: { xs: "1 1 100%", sm: "0 1 260px" }, "& .MuiTextField-root": { width: "100%" } }}>
+          <SearchField value={name} onChange={setName} placeholder={t("campaignTemplates.filters.search")} />
+        </Box>
         <TextField
           select
           size="small"
           label={t("campaignTemplates.filters.business")}
+          slotProps={SELECT_SLOTS}
+          sx={SELECT_SX}
           value={businessId}
           onChange={(e) => setBusinessId(e.target.value === "" ? "" : Number(e.target.value))}
         >
@@ -48,7 +55,15 @@ export function WhatsappTemplates() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField select size="small" label={t("campaignTemplates.filters.status")} value={status} onChange={(e) => setStatus(e.target.value as TemplateFilters["status"])}>
+        <TextField
+          select
+          size="small"
+          label={t("campaignTemplates.filters.status")}
+          value={status}
+          onChange={(e) => setStatus(e.target.value as TemplateFilters["status"])}
+          slotProps={SELECT_SLOTS}
+          sx={SELECT_SX}
+        >
           <MenuItem value="">{t("campaignTemplates.filters.all")}</MenuItem>
           <MenuItem value="true">{t("campaignTemplates.status.active")}</MenuItem>
           <MenuItem value="false">{t("campaignTemplates.status.inactive")}</MenuItem>
@@ -57,6 +72,8 @@ export function WhatsappTemplates() {
           select
           size="small"
           label={t("campaignTemplates.filters.type")}
+          slotProps={SELECT_SLOTS}
+          sx={SELECT_SX}
           value={templateTypeId}
           onChange={(e) => setTemplateTypeId(e.target.value === "" ? "" : Number(e.target.value))}
         >
@@ -69,7 +86,7 @@ export function WhatsappTemplates() {
         </TextField>
       </Box>
       <Paper variant="outlined" sx={{ maxHeight: "calc(100vh - 240px)", minHeight: 320, overflow: "auto" }}>
-        <Table size="small" stickyHeader aria-label={t("campaignTemplates.whatsappTitle")}>
+        <Table size="small" stickyHeader aria-label={t("campaignTemplates.whatsappTitle")} sx={{ minWidth: 960 }}>
           <TableHead>
             <TableRow>
               <TableCell>{t("campaignTemplates.columns.id")}</TableCell>
@@ -89,9 +106,9 @@ export function WhatsappTemplates() {
               return (
                 <TableRow key={tpl.id} hover data-testid="template-row">
                   <TableCell>{tpl.id}</TableCell>
-                  <TableCell sx={{ wordBreak: "break-word", fontWeight: 500 }}>{tpl.name}</TableCell>
+                  <TableCell sx={{ fontWeight: 500 }}>{tpl.name}</TableCell>
                   <TableCell>
-                    <Tooltip title={tpl.validation.valid ? tpl.validation.message || t("campaignTemplates.status.defaultTooltip") : tpl.validation.message}>
+                    <Tooltip describeChild title={tpl.validation.valid ? tpl.validation.message || t("campaignTemplates.status.defaultTooltip") : tpl.validation.message}>
                       <Chip
                         size="small"
                         variant="outlined"
@@ -110,7 +127,7 @@ export function WhatsappTemplates() {
                   <TableCell align="center" sx={{ whiteSpace: "nowrap" }} data-testid="template-variables">
                     {tpl.variableCount}
                     {isImage && (
-                      <Tooltip title={t("campaignTemplates.imageTooltip")}>
+                      <Tooltip describeChild title={t("campaignTemplates.imageTooltip")}>
                         <Chip size="small" label="IMAGE" color="info" sx={{ ml: 1, height: 20, fontSize: 10 }} data-testid="image-badge" />
                       </Tooltip>
                     )}
