@@ -59,6 +59,24 @@ test("the WhatsApp templates tab lists the businesses' templates with status, ca
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("official-row")).toHaveCount(3);
 
+  // a number's campaign send rate (messages per second) is edited where numbers are shown
+  const matriz = page.getByTestId("official-row").filter({ hasText: "+55 11 95000-0001" });
+  await expect(matriz.getByTestId("throughput")).toHaveText("80");
+  await matriz.getByRole("button", { name: "Editar número" }).click();
+  const edit = page.getByRole("dialog");
+  await edit.getByTestId("throughput-input").fill("1001");
+  await expect(edit.getByText("Entre 1 e 1000")).toBeVisible();
+  await expect(edit.getByRole("button", { name: "Salvar" })).toBeDisabled();
+  await edit.getByTestId("throughput-input").fill("120");
+  await edit.getByRole("button", { name: "Salvar" }).click();
+  await expect(edit).toBeHidden();
+  await expect(matriz.getByTestId("throughput")).toHaveText("120");
+  const rate = await db().one<{ throughput_per_second: number }>("SELECT throughput_per_second FROM official_numbers WHERE company_id = $1 AND phone_number = '5511950000001'", [
+    tenant.companyId,
+  ]);
+  expect(rate.throughput_per_second).toBe(120);
+  await page.screenshot({ path: "/tmp/numbers-throughput-1366-light.png" });
+
   await page.goto("/templates");
   await expect(page.getByRole("heading", { name: "Templates" })).toBeVisible();
   await expect(page.getByLabel("Tipo de campanha")).toContainText("WhatsApp");
