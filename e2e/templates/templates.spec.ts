@@ -167,4 +167,11 @@ test("a supervisor sees the templates; the page shows why when nothing is synced
   await expect(page.getByTestId("empty-state")).toHaveText(/Nenhum template/);
   // no add button for WhatsApp templates (they come from Meta)
   await expect(page.getByRole("button", { name: /Adicionar/ })).toHaveCount(0);
+  // `npm start` alone gives a newcomer a campaign-ready business: the first start seeded the platform company's
+  const seeded = await db().many<{ name: string; numbers: number; templates: number }>(
+    `SELECT b.name, (SELECT count(*)::int FROM official_numbers o WHERE o.business_id = b.id) AS numbers,
+            (SELECT count(*)::int FROM whatsapp_templates t WHERE t.business_id = b.id AND t.status = 'APPROVED') AS templates
+       FROM businesses b JOIN companies c ON c.id = b.company_id WHERE c.is_platform AND b.sandbox`,
+  );
+  expect(seeded).toEqual([{ name: "BM de teste (sandbox)", numbers: 2, templates: 5 }]);
 });
