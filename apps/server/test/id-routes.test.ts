@@ -31,6 +31,8 @@ const A = {} as {
   announcementId: number;
   chatId: number;
   keywordId: number;
+  costCenterId: number;
+  officialNumberId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -125,6 +127,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
   "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
+  "/api/sms/cost-center/:id": { params: { id: id("costCenterId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/phones/:id": { params: { id: id("officialNumberId") }, body: { PUT: () => ({ throughputPerSecond: 1 }) } },
 };
 
 /**
@@ -211,11 +215,11 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Oficial A', 'official', true, 'CONNECTED') RETURNING id",
     [c],
   )).id;
-  await app.sql.exec("INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-a', '5511900000009')", [
-    c,
-    A.officialWhatsappId,
-    A.businessId,
-  ]);
+  A.officialNumberId = (await one<{ id: number }>(
+    "INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-a', '5511900000009') RETURNING id",
+    [c, A.officialWhatsappId, A.businessId],
+  )).id;
+  A.costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
   A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
@@ -248,6 +252,7 @@ const COMPANY_TABLES = [
   "chat_users",
   "chat_messages",
   "keywords",
+  "cost_centers",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -72,6 +72,12 @@ export const ERROR_STATUS = {
   // keywords (the block list): a word already listed; content refused for containing listed words
   ERR_KEYWORD_DUPLICATE: 409,
   ERR_BLOCKED_WORDS: 400,
+  // Campaign templates, numbers and cost centers (domains/campaign-templates, domains/cost-centers);
+  // ERR_FEATURE_DISABLED: a route gate's company setting is off (campaignsEnabled)
+  ERR_FEATURE_DISABLED: 403,
+  ERR_NO_COST_CENTER_FOUND: 404,
+  ERR_NO_TEMPLATE_FOUND: 404,
+  ERR_SANDBOX_BUSINESS_NO_SYNC: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

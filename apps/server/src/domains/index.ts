@@ -28,6 +28,8 @@ import { whatsappRoutes } from "./whatsapp/routes.js";
 import { businessesRoutes } from "./businesses/routes.js";
 import { officialWhatsappRoutes } from "./official-whatsapp/routes.js";
 import { webhooksRoutes } from "./webhooks/routes.js";
+import { costCentersRoutes } from "./cost-centers/routes.js";
+import { campaignTemplatesRoutes } from "./campaign-templates/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
@@ -66,4 +68,6 @@ export const domains: Domain[] = [
   businessesRoutes,
   officialWhatsappRoutes,
   webhooksRoutes,
+  costCentersRoutes,
+  campaignTemplatesRoutes,
 ];

@@ -50,6 +50,8 @@ export const business = z.object({
   phoneNumbersCount: z.number(),
   templatesCount: z.number(),
   lastSyncAt: z.string().nullable(),
+  /** The built-in test business (no Meta account: never synced; POST /businesses/sandbox). */
+  sandbox: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -23,3 +23,6 @@ export * from "./official-whatsapp.js";
 export * from "./external-api.js";
 export * from "./dashboard.js";
 export * from "./reports.js";
+export * from "./cost-centers.js";
+export * from "./campaign-templates.js";
+export * from "./campaign-template-rules.js";

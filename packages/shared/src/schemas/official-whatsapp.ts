@@ -62,6 +62,8 @@ export const officialWhatsapp = z.object({
   active: z.boolean(),
   transferQueueId: z.number().nullable(),
   transferQueue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+  /** Messages per second in campaigns (changed with PUT /phones/{id}). */
+  throughputPerSecond: z.number(),
   updatedAt: z.string(),
 });
 export type OfficialWhatsapp = z.infer<typeof officialWhatsapp>;

@@ -17,6 +17,7 @@ export function presentBusiness(row: BusinessRow, publicUrl: string): Business {
     accountStatus: row.account_status,
     phoneNumbersCount: row.phone_numbers_count,
     templatesCount: row.templates_count,
+    sandbox: row.sandbox,
     lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -12,6 +12,7 @@ export interface BusinessRow {
   phone_numbers_count: number;
   templates_count: number;
   last_sync_at: Date | null;
+  sandbox: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,7 +28,7 @@ export interface BusinessSecrets {
 }
 
 const COLUMNS = `b.id, b.company_id, b.name, b.waba_id, b.access_token <> '' AS has_access_token, b.app_secret <> '' AS has_app_secret,
-  b.verify_token <> '' AS has_verify_token, b.account_status, b.last_sync_at, b.created_at, b.updated_at,
+  b.verify_token <> '' AS has_verify_token, b.account_status, b.last_sync_at, b.sandbox, b.created_at, b.updated_at,
   (SELECT count(*)::int FROM official_numbers o WHERE o.company_id = b.company_id AND o.business_id = b.id) AS phone_numbers_count,
   (SELECT count(*)::int FROM whatsapp_templates t WHERE t.company_id = b.company_id AND t.business_id = b.id) AS templates_count`;
 
@@ -50,17 +51,20 @@ export function findSecrets(sql: Sql, companyId: number, id: number) {
   );
 }
 
-/** The webhook's business, found by the id in its public URL (the only lookup not scoped by a session's company). */
+/**
+ * The webhook's business, found by the id in its public URL (the only lookup not scoped by a session's
+ * company). The sandbox business has no secrets and receives no webhooks: never found here.
+ */
 export function findSecretsForWebhook(sql: Sql, id: number) {
-  return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1", [id]);
+  return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1 AND NOT sandbox", [id]);
 }
 
 /**
  * The businesses registered with a WABA id, in any company (a webhook entry names its WABA; the caller
- * keeps only those signed with the same app secret as the delivery).
+ * keeps only those signed with the same app secret as the delivery); never the sandbox business.
  */
 export function findSecretsByWaba(sql: Sql, wabaId: string) {
-  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 ORDER BY id", [wabaId]);
+  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 AND NOT sandbox ORDER BY id", [wabaId]);
 }
 
 export interface BusinessValues {

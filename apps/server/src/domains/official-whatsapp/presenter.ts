@@ -29,6 +29,7 @@ export function presentOfficialNumber(row: OfficialNumberRow): OfficialWhatsapp 
       row.transfer_queue_id !== null && row.transfer_queue_name !== null
         ? { id: row.transfer_queue_id, name: row.transfer_queue_name, color: row.transfer_queue_color ?? "" }
         : null,
+    throughputPerSecond: row.throughput_per_second,
     updatedAt: row.updated_at.toISOString(),
   };
 }

@@ -27,6 +27,7 @@ export interface OfficialNumberRow {
   transfer_queue_id: number | null;
   transfer_queue_name: string | null;
   transfer_queue_color: string | null;
+  throughput_per_second: number;
   updated_at: Date;
 }
 
@@ -34,7 +35,7 @@ const COLUMNS = `o.id, o.company_id, o.whatsapp_id, w.name AS whatsapp_name, w.s
   b.name AS business_name, o.phone_number_id, o.phone_number, o.display_phone_number, o.verified_name, o.messaging_limit,
   o.phone_status, o.phone_status_reason, COALESCE(NULLIF(o.account_status, ''), b.account_status) AS account_status, o.account_violation, o.violation_type, o.operating_status,
   o.quality_score, o.can_send_message, o.health_errors, o.active, o.transfer_queue_id, q.name AS transfer_queue_name,
-  q.color AS transfer_queue_color, o.updated_at`;
+  q.color AS transfer_queue_color, o.throughput_per_second, o.updated_at`;
 const JOINS = `JOIN whatsapps w ON w.company_id = o.company_id AND w.id = o.whatsapp_id
   JOIN businesses b ON b.company_id = o.company_id AND b.id = o.business_id
   LEFT JOIN queues q ON q.company_id = o.company_id AND q.id = o.transfer_queue_id`;

@@ -21,7 +21,7 @@ import BusinessIcon from "@mui/icons-material/Business";
 import EditIcon from "@mui/icons-material/Edit";
 import EditNoteIcon from "@mui/icons-material/EditNote";
 import { useTranslation } from "react-i18next";
-import { can, channel, type OfficialWhatsapp } from "@atende/shared";
+import { can, canVisit, channel, type OfficialWhatsapp } from "@atende/shared";
 import { PageHeading } from "../../components/page-heading";
 import { SearchField } from "../../components/search-field";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
@@ -47,6 +47,8 @@ export default function ConnectionsMetaPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const canEdit = can(user, "official-connections-page:editConnection");
+  // campaign settings of a number (its send rate) and the test business belong to the campaigns feature
+  const usesCampaigns = canVisit(user, user.company.plan, "/campaigns");
   const queryClient = useQueryClient();
   const [search, setSearch] = useState("");
   const phoneNumber = useDebouncedValue(search, 500);
@@ -84,7 +86,7 @@ export default function ConnectionsMetaPage() {
     setSelected(new Set());
   }
 
-  const columns = canEdit ? 9 : 7;
+  const columns = (canEdit ? 9 : 7) + (usesCampaigns ? 1 : 0);
   return (
     <>
       <PageHeading title={t("connectionsMeta.title")} count={numbers.data?.length}>
@@ -149,6 +151,13 @@ export default function ConnectionsMetaPage() {
               <TableCell>{t("connectionsMeta.columns.accountStatus")}</TableCell>
               <TableCell>{t("connectionsMeta.columns.health")}</TableCell>
               <TableCell>{t("connectionsMeta.columns.transferQueue")}</TableCell>
+              {usesCampaigns && (
+                <TableCell align="center">
+                  <Tooltip title={t("connectionsMeta.throughput.hint")}>
+                    <span>{t("connectionsMeta.columns.throughput")}</span>
+                  </Tooltip>
+                </TableCell>
+              )}
               {canEdit && <TableCell align="right">{t("connectionsMeta.columns.actions")}</TableCell>}
             </TableRow>
           </TableHead>
@@ -205,6 +214,11 @@ export default function ConnectionsMetaPage() {
                     </Typography>
                   )}
                 </TableCell>
+                {usesCampaigns && (
+                  <TableCell align="center" data-testid="throughput">
+                    {r.throughputPerSecond}
+                  </TableCell>
+                )}
                 {canEdit && (
                   <TableCell align="right">
                     <Tooltip title={t("connectionsMeta.editNumber")}>
@@ -223,8 +237,14 @@ export default function ConnectionsMetaPage() {
           </TableBody>
         </Table>
       </Paper>
-      <EditNumbersDialog open={editing.open} rows={editing.rows} onClose={() => setEditing((e) => ({ ...e, open: false }))} onSaved={saved} />
-      <BusinessesDialog open={businessesOpen} canEdit={canEdit} onClose={() => setBusinessesOpen(false)} />
+      <EditNumbersDialog
+        open={editing.open}
+        rows={editing.rows}
+        showThroughput={usesCampaigns}
+        onClose={() => setEditing((e) => ({ ...e, open: false }))}
+        onSaved={saved}
+      />
+      <BusinessesDialog open={businessesOpen} canEdit={canEdit} canCreateSandbox={usesCampaigns} onClose={() => setBusinessesOpen(false)} />
     </>
   );
 }

@@ -29,6 +29,7 @@ const row = (status: string): OfficialWhatsapp => ({
   active: true,
   transferQueueId: null,
   transferQueue: null,
+  throughputPerSecond: 80,
   updatedAt: "2026-11-23T10:00:00.000Z",
 });
 

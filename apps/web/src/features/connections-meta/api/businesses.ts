@@ -1,4 +1,4 @@
-import type { Business, BusinessInput, BusinessSyncResult, BusinessUpdateInput } from "@atende/shared";
+import type { Business, BusinessInput, BusinessSyncResult, BusinessUpdateInput, SandboxBusinessResult } from "@atende/shared";
 import { api } from "../../../lib/api";
 
 export const businessKeys = { all: ["businesses"] as const };
@@ -17,4 +17,9 @@ export function updateBusiness(id: number, input: BusinessUpdateInput): Promise<
 
 export function syncBusiness(id: number): Promise<BusinessSyncResult> {
   return api<BusinessSyncResult>(`/businesses/${id}/sync`, { method: "POST" });
+}
+
+/** The built-in test business (two sandbox numbers, approved templates); creating it twice is harmless. */
+export function createSandboxBusiness(): Promise<SandboxBusinessResult> {
+  return api<SandboxBusinessResult>("/businesses/sandbox", { method: "POST" });
 }

@@ -1,4 +1,4 @@
-import type { OfficialWhatsapp, OfficialWhatsappBulkInput, OfficialWhatsappQuery, OfficialWhatsappUpdateInput } from "@atende/shared";
+import type { CampaignPhone, OfficialWhatsapp, OfficialWhatsappBulkInput, OfficialWhatsappQuery, OfficialWhatsappUpdateInput } from "@atende/shared";
 import { api } from "../../../lib/api";
 
 export interface OfficialFilters {
@@ -41,4 +41,9 @@ export interface QueueOption {
 export async function fetchQueueOptions(): Promise<QueueOption[]> {
   const list = await api<QueueOption[]>("/queue");
   return list.map(({ id, name, color }) => ({ id, name, color }));
+}
+
+/** A number's campaign send rate (messages per second, 1-1000): PUT /phones/{id}. */
+export function updateThroughput(id: number, throughputPerSecond: number): Promise<CampaignPhone> {
+  return api<CampaignPhone>(`/phones/${id}`, { method: "PUT", body: { throughputPerSecond } });
 }

@@ -4,6 +4,7 @@ import {
   Alert,
   Box,
   Button,
+  Chip,
   CircularProgress,
   Dialog,
   DialogActions,
@@ -20,11 +21,13 @@ import {
 } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
+import ScienceIcon from "@mui/icons-material/Science";
 import SyncIcon from "@mui/icons-material/Sync";
 import { useTranslation } from "react-i18next";
 import type { Business, BusinessSyncResult } from "@atende/shared";
 import { toastError } from "../../../lib/toast-error";
-import { businessKeys, fetchBusinesses, syncBusiness } from "../api/businesses";
+import { toast } from "../../../lib/toast";
+import { businessKeys, createSandboxBusiness, fetchBusinesses, syncBusiness } from "../api/businesses";
 import { officialKeys } from "../api/official-whatsapp";
 import { BusinessFormDialog } from "./business-form-dialog";
 
@@ -36,13 +39,28 @@ function formatDateTime(iso: string | null): string {
 }
 
 /** The company's WhatsApp Business Accounts: add, edit and sync (administrators); supervisors only read. */
-export function BusinessesDialog({ open, canEdit, onClose }: { open: boolean; canEdit: boolean; onClose(): void }) {
+export function BusinessesDialog({ open, canEdit, canCreateSandbox, onClose }: { open: boolean; canEdit: boolean; canCreateSandbox: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const businesses = useQuery({ queryKey: businessKeys.all, queryFn: fetchBusinesses, enabled: open });
   const [form, setForm] = useState<{ open: boolean; business: Business | null }>({ open: false, business: null });
   const [syncing, setSyncing] = useState<number | null>(null);
   const [result, setResult] = useState<{ name: string; r: BusinessSyncResult } | null>(null);
+  const [creatingSandbox, setCreatingSandbox] = useState(false);
+
+  /** "Criar BM de teste": two sandbox numbers and approved templates, to try a campaign without Meta. */
+  async function createSandbox() {
+    setCreatingSandbox(true);
+    try {
+      const r = await createSandboxBusiness();
+      toast.success(t("connectionsMeta.businesses.sandboxCreated", { name: r.name, numbers: r.numbers, templates: r.templates }));
+      await Promise.all([queryClient.invalidateQueries({ queryKey: businessKeys.all }), queryClient.invalidateQueries({ queryKey: officialKeys.all })]);
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setCreatingSandbox(false);
+    }
+  }
 
   const upsert = (b: Business) =>
     queryClient.setQueryData<Business[]>(businessKeys.all, (old = []) => (old.some((x) => x.id === b.id) ? old.map((x) => (x.id === b.id ? b : x)) : [...old, b]));
@@ -63,10 +81,24 @@ export function BusinessesDialog({ open, canEdit, onClose }: { open: boolean; ca
   }
 
   const rows = businesses.data ?? [];
+  const hasSandbox = rows.some((b) => b.sandbox);
   return (
     <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="businesses-title">
-      <DialogTitle id="businesses-title" sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+      <DialogTitle id="businesses-title" sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <Box sx={{ flexGrow: 1 }}>{t("connectionsMeta.businesses.title")}</Box>
+        {canEdit && canCreateSandbox && !hasSandbox && businesses.isSuccess && (
+          <Tooltip title={t("connectionsMeta.businesses.sandboxHint")} describeChild>
+            <Button
+              variant="outlined"
+              size="small"
+              startIcon={creatingSandbox ? <CircularProgress size={16} /> : <ScienceIcon />}
+              disabled={creatingSandbox}
+              onClick={() => void createSandbox()}
+            >
+              {t("connectionsMeta.businesses.createSandbox")}
+            </Button>
+          </Tooltip>
+        )}
         {canEdit && (
           <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => setForm({ open: true, business: null })}>
             {t("connectionsMeta.businesses.add")}
@@ -101,16 +133,22 @@ export function BusinessesDialog({ open, canEdit, onClose }: { open: boolean; ca
             {rows.map((b) => (
               <TableRow key={b.id} data-testid="business-row">
                 <TableCell>
-                  <Typography fontWeight={500}>{b.name}</Typography>
-                  <Typography variant="caption" color="text.secondary" sx={{ wordBreak: "break-all" }} title={t("connectionsMeta.businesses.webhookUrl")}>
-                    {b.webhookUrl}
+                  <Typography fontWeight={500}>
+                    {b.name}
+                    {b.sandbox && <Chip size="small" color="info" variant="outlined" sx={{ ml: 1 }} label={t("connectionsMeta.businesses.sandboxBadge")} />}
                   </Typography>
+                  {!b.sandbox && (
+                    <Typography variant="caption" color="text.secondary" sx={{ wordBreak: "break-all" }} title={t("connectionsMeta.businesses.webhookUrl")}>
+                      {b.webhookUrl}
+                    </Typography>
+                  )}
                 </TableCell>
                 <TableCell sx={{ fontFamily: "monospace" }}>{b.wabaId}</TableCell>
                 <TableCell align="center">{b.phoneNumbersCount}</TableCell>
                 <TableCell align="center">{b.templatesCount}</TableCell>
                 <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(b.lastSyncAt)}</TableCell>
-                {canEdit && (
+                {canEdit && b.sandbox && <TableCell />}
+                {canEdit && !b.sandbox && (
                   <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                     <Tooltip title={t("connectionsMeta.businesses.sync")}>
                       <span>
