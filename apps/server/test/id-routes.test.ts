@@ -28,6 +28,7 @@ const A = {} as {
   scheduleId: number;
   importId: string;
   helpId: number;
+  campaignId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -102,6 +103,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/ticket-notes/:id": { params: { id: id("noteId") } },
   "/api/businesses/:id": { params: { id: id("businessId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/businesses/:id/sync": { params: { id: id("businessId") } },
+  "/api/campaigns/:id": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/recipients": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/schedule": { params: { id: id("campaignId") }, body: { PUT: () => ({ scheduledAt: "2099-01-01T10:00" }) } },
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
   "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
@@ -197,6 +201,15 @@ async function seedCompanyA(): Promise<void> {
     A.businessId,
   ]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
+  const costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
+  A.campaignId = (await one<{ id: number }>(
+    "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
+    [c, costCenterId, A.businessId, A.queueId],
+  )).id;
+  await app.sql.exec(
+    "INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')",
+    [c, A.campaignId],
+  );
 }
 
 /** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */
@@ -218,6 +231,9 @@ const COMPANY_TABLES = [
   "contact_imports",
   "businesses",
   "official_numbers",
+  "cost_centers",
+  "campaigns",
+  "campaign_recipients",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

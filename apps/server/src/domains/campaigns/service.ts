@@ -139,7 +139,9 @@ function dayStart(day: string, timeZone: string, field: string): Date {
 export async function listCampaigns(ctx: AppContext, companyId: number, q: z.output<typeof campaignsQuery>) {
   const timeZone = q.startDate || q.endDate ? await companyTimeZone(ctx.sql, companyId) : "UTC";
   const start = q.startDate ? dayStart(isoDay(q.startDate), timeZone, "startDate") : undefined;
-  const end = q.endDate ? dayStart(nextDay(isoDay(q.endDate)), timeZone, "endDate") : undefined;
+  const endDay = q.endDate ? isoDay(q.endDate) : undefined;
+  // the day itself must exist (31/02 is refused, not rolled over) before the next one is taken
+  const end = endDay && dayStart(endDay, timeZone, "endDate") ? dayStart(nextDay(endDay), timeZone, "endDate") : undefined;
   const { rows, count } = await repo.listCampaigns(ctx.sql, {
     companyId,
     start,
