@@ -7,6 +7,7 @@ import { openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { seedFirstStart } from "./db/seed.js";
 import { createPool, Sql } from "./db/sql.js";
+import { seedSandboxBusiness } from "./domains/campaign-templates/sandbox-business.js";
 
 async function main() {
   let config;
@@ -29,11 +30,12 @@ async function main() {
   const pool = createPool(db.url, 20, log);
   const applied = await migrate(pool);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-  if (await seedFirstStart(new Sql(pool), config)) {
-    console.log(`Created the platform company and super administrator ${config.adminEmail}`);
-  }
+  const firstStart = await seedFirstStart(new Sql(pool), config);
+  if (firstStart) console.log(`Created the platform company and super administrator ${config.adminEmail}`);
   const built = await buildApp(config, pool, db.url);
   await built.start();
+  // where sandbox connections are allowed, the first start also creates the sandbox business
+  if (firstStart) await seedSandboxBusiness(built.ctx);
   await built.app.listen({ port: config.port, host: config.host });
   console.log(`Atende listening on http://${config.host}:${config.port}`);
 

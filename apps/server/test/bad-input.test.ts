@@ -30,3 +30,34 @@ describe("bad input never becomes a 500", () => {
     expect(failures).toEqual([]);
   }, 180_000);
 });
+
+describe("bad input on the campaign templates, numbers and cost centers", () => {
+  it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
+    // a session of its own: the sweep above calls the logout route with the shared token
+    const admin = (await buildTenant(app)).admin.token;
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/sms/cost-center/?page=x"],
+      ["GET", "/api/sms/cost-center/?page=99999999999"],
+      ["GET", `/api/sms/cost-center/?name=${"x".repeat(201)}`],
+      ["POST", "/api/sms/cost-center/", { name: "a\u0000b" }],
+      ["POST", "/api/sms/cost-center/", { name: ["x"] }],
+      ["PUT", "/api/sms/cost-center/1.5/", { name: "x" }],
+      ["GET", "/api/templates/?id=1.5"],
+      ["GET", "/api/templates/?BusinessId=99999999999"],
+      ["GET", "/api/templates/?TemplateTypeId=abc"],
+      ["GET", "/api/templates/?isValid=yes"],
+      ["GET", "/api/templates/?active=TRUE"],
+      ["GET", `/api/templates/?name=${"n".repeat(201)}`],
+      ["GET", "/api/phones/?BusinessId=abc&output=true"],
+      ["GET", "/api/phones/?output=1"],
+      ["PUT", "/api/phones/1", { throughputPerSecond: 1e12 }],
+      ["PUT", "/api/phones/1", { throughputPerSecond: null }],
+      ["PUT", "/api/phones/1", {}],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+  });
+});

@@ -29,6 +29,8 @@ const A = {} as {
   importId: string;
   helpId: number;
   campaignId: number;
+  costCenterId: number;
+  officialNumberId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -109,6 +111,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
   "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
+  "/api/sms/cost-center/:id": { params: { id: id("costCenterId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/phones/:id": { params: { id: id("officialNumberId") }, body: { PUT: () => ({ throughputPerSecond: 1 }) } },
 };
 
 /**
@@ -195,16 +199,15 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Oficial A', 'official', true, 'CONNECTED') RETURNING id",
     [c],
   )).id;
-  await app.sql.exec("INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-a', '5511900000009')", [
-    c,
-    A.officialWhatsappId,
-    A.businessId,
-  ]);
+  A.officialNumberId = (await one<{ id: number }>(
+    "INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-a', '5511900000009') RETURNING id",
+    [c, A.officialWhatsappId, A.businessId],
+  )).id;
+  A.costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
-  const costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
   A.campaignId = (await one<{ id: number }>(
     "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
-    [c, costCenterId, A.businessId, A.queueId],
+    [c, A.costCenterId, A.businessId, A.queueId],
   )).id;
   await app.sql.exec(
     "INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')",

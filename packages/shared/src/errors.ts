@@ -81,8 +81,13 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_TEMPLATE_INVALID: 400,
   ERR_CAMPAIGN_NUMBER_INVALID: 400,
   ERR_CAMPAIGN_NOT_FOUND: 404,
-  ERR_CAMPAIGNS_DISABLED: 403,
   ERR_CAMPAIGN_NOT_SCHEDULABLE: 409,
+  // Campaign templates, numbers and cost centers (domains/campaign-templates, domains/cost-centers);
+  // ERR_FEATURE_DISABLED: a route gate's company setting is off (campaignsEnabled)
+  ERR_FEATURE_DISABLED: 403,
+  ERR_NO_COST_CENTER_FOUND: 404,
+  ERR_NO_TEMPLATE_FOUND: 404,
+  ERR_SANDBOX_BUSINESS_NO_SYNC: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

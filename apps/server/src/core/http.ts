@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import { passesGate, type RouteGate } from "@atende/shared";
+import { passesGate, SETTING_DEFAULTS, type RouteGate } from "@atende/shared";
 import type { RequestActor } from "./actor.js";
 import { authenticateAccessToken } from "./access.js";
 import type { AppContext } from "./context.js";
@@ -79,10 +79,17 @@ export function bearerToken(request: FastifyRequest): string | null {
   return scheme?.toLowerCase() === "bearer" && token ? token : null;
 }
 
+/** A company's on/off setting (settings table, its default when unset). */
+async function companySettingOn(ctx: AppContext, companyId: number, key: NonNullable<RouteGate["companySetting"]>): Promise<boolean> {
+  const row = await ctx.sql.maybe<{ value: string }>("SELECT value FROM settings WHERE company_id = $1 AND key = $2", [companyId, key]);
+  const value = row?.value ?? SETTING_DEFAULTS[key];
+  return value === "true" || value === "enabled";
+}
+
 /**
  * Authentication and gates, once for every API route (registered inside the /api scope): a private
  * route needs a valid access token of a live session whose company may be used
- * (`authenticateAccessToken`); `config.gate` then applies role, super and plan rules.
+ * (`authenticateAccessToken`); `config.gate` then applies role, super, plan and company-setting rules.
  */
 export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest("actor", null as unknown as RequestActor);
@@ -97,6 +104,9 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
     if (gate && !passesGate(actor, actor.plan, gate)) {
       const planOnly = gate.planFlag && !actor.plan[gate.planFlag] && passesGate(actor, actor.plan, { ...gate, planFlag: undefined });
       throw new AppError(planOnly ? "ERR_PLAN_FEATURE_DISABLED" : "ERR_NO_PERMISSION", planOnly ? "Recurso não disponível no plano da empresa" : "Sem permissão");
+    }
+    if (gate?.companySetting && !(await companySettingOn(ctx, actor.companyId, gate.companySetting))) {
+      throw new AppError("ERR_FEATURE_DISABLED", "Recurso desativado nas configurações da empresa");
     }
   });
 }

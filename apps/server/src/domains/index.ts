@@ -25,6 +25,8 @@ import { whatsappRoutes } from "./whatsapp/routes.js";
 import { businessesRoutes } from "./businesses/routes.js";
 import { officialWhatsappRoutes } from "./official-whatsapp/routes.js";
 import { webhooksRoutes } from "./webhooks/routes.js";
+import { costCentersRoutes } from "./cost-centers/routes.js";
+import { campaignTemplatesRoutes } from "./campaign-templates/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
@@ -62,4 +64,6 @@ export const domains: Domain[] = [
   officialWhatsappRoutes,
   webhooksRoutes,
   campaignsRoutes,
+  costCentersRoutes,
+  campaignTemplatesRoutes,
 ];

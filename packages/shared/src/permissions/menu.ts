@@ -13,6 +13,11 @@ export interface RouteGate {
    * (2-administration §6, the users page); the route guard lets it render.
    */
   deniedNotice?: boolean;
+  /**
+   * A company setting that must be on ("true" or "enabled", its default when unset) for the API
+   * route; checked by the server (the setting is not in the actor), refused with ERR_FEATURE_DISABLED.
+   */
+  companySetting?: "campaignsEnabled";
 }
 
 /** Route gates of spec 1-core §2 and §6, one table used by the menu, the route guard and the API. */

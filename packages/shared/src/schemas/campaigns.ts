@@ -32,7 +32,7 @@ export const CAMPAIGN_MESSAGES = {
   tooBig: "O arquivo excede o tamanho máximo permitido.",
   separator: "O arquivo deve ter colunas separadas por ponto e vírgula (;).",
   encoding: (found: string) => `Codificação inválida: ${found}. Permitidos: ${CAMPAIGN_ENCODINGS.join(", ")}`,
-  missingHeaders: (names: string[]) => `Faltam os seguintes cabeçalhos obrigatórios: ${names.join(", ")}`,
+  missingHeaders: (names: readonly string[]) => `Faltam os seguintes cabeçalhos obrigatórios: ${names.join(", ")}`,
   variableColumns: (columns: number, variables: number) =>
     `O arquivo possui ${columns} colunas de variáveis, enquanto o template possui ${variables} variáveis.`,
   emptyFile: "O arquivo não possui linhas de dados.",
@@ -44,7 +44,6 @@ export const CAMPAIGN_MESSAGES = {
   queueNotFound: "Fila não encontrada.",
   businessNotFound: "BM não encontrado.",
   notFound: "Campanha não encontrada.",
-  disabled: "As campanhas estão desativadas para esta empresa.",
   notSchedulable: "Só é possível agendar uma campanha Ativa ou Pausada.",
   scheduleInPast: "A data do agendamento deve ser futura.",
 } as const;
@@ -57,7 +56,6 @@ export const CAMPAIGN_ROW_REASONS = {
 } as const;
 
 export const CAMPAIGN_ENCODINGS = ["utf-8", "iso-8859-1", "ascii"] as const;
-export const CAMPAIGN_REQUIRED_HEADERS = ["telefone", "cpf", "email"] as const;
 export const CAMPAIGN_PAGE_SIZE = 20;
 export const CAMPAIGN_SAMPLE_CSV = "telefone;cpf;email;var1;var2\n5511999998888;12345678909;cliente@exemplo.com;Maria;10/12\n";
 

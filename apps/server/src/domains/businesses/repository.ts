@@ -50,17 +50,20 @@ export function findSecrets(sql: Sql, companyId: number, id: number) {
   );
 }
 
-/** The webhook's business, found by the id in its public URL (the only lookup not scoped by a session's company). */
+/**
+ * The webhook's business, found by the id in its public URL (the only lookup not scoped by a session's
+ * company). The sandbox business has no secrets and receives no webhooks: never found here.
+ */
 export function findSecretsForWebhook(sql: Sql, id: number) {
-  return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1", [id]);
+  return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1 AND NOT sandbox", [id]);
 }
 
 /**
  * The businesses registered with a WABA id, in any company (a webhook entry names its WABA; the caller
- * keeps only those signed with the same app secret as the delivery).
+ * keeps only those signed with the same app secret as the delivery); never the sandbox business.
  */
 export function findSecretsByWaba(sql: Sql, wabaId: string) {
-  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 ORDER BY id", [wabaId]);
+  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 AND NOT sandbox ORDER BY id", [wabaId]);
 }
 
 export interface BusinessValues {

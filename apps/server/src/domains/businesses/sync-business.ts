@@ -53,6 +53,10 @@ async function insertOfficialConnection(sql: Sql, companyId: number, name: strin
 export async function syncBusiness(ctx: AppContext, companyId: number, businessId: number): Promise<BusinessSyncResult> {
   const secrets = await repo.findSecrets(ctx.sql, companyId, businessId);
   if (!secrets) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
+  // the sandbox business (domains/campaign-templates/sandbox-business.ts) has no Meta account to sync
+  if (await ctx.sql.maybe("SELECT 1 FROM businesses WHERE company_id = $1 AND id = $2 AND sandbox", [companyId, businessId])) {
+    throw new AppError("ERR_SANDBOX_BUSINESS_NO_SYNC", "A BM de teste não é sincronizada com a Meta");
+  }
   const client = new GraphClient(ctx.config.whatsappGraphUrl, secrets.access_token);
   const [phones, , templates, account] = await Promise.all([
     client.phoneNumbers(secrets.waba_id),

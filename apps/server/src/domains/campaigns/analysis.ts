@@ -3,12 +3,13 @@ import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import { z } from "zod";
-import { CAMPAIGN_MESSAGES, CAMPAIGN_REQUIRED_HEADERS, CAMPAIGN_ROW_REASONS } from "@atende/shared";
+import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, templateCsvColumns } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 import { CampaignFileError, decoderStream, detectEncoding } from "./encoding.js";
 import { emitCampaign } from "./events.js";
+import { templateComponents } from "./template-check.js";
 
 export const ANALYSIS_JOB = "campaigns.analyse";
 export const analysisJobPayload = z.object({ companyId: z.number().int(), campaignId: z.number().int() });
@@ -49,7 +50,7 @@ async function insertBatch(sql: Sql, companyId: number, campaignId: number, b: B
 interface CampaignToAnalyse {
   status: string;
   file_path: string;
-  templates: { id: number; variable_count: number }[];
+  templates: { id: number; header_format: string; components: unknown; status: string }[];
 }
 
 /**
@@ -68,7 +69,7 @@ export async function analyseCampaign(ctx: AppContext, payload: AnalysisJobPaylo
   const { companyId, campaignId } = payload;
   const c = await ctx.sql.maybe<CampaignToAnalyse>(
     `SELECT c.status, c.file_path,
-            COALESCE((SELECT json_agg(json_build_object('id', t.id, 'variable_count', t.variable_count) ORDER BY ct.position)
+            COALESCE((SELECT json_agg(json_build_object('id', t.id, 'header_format', t.header_format, 'components', t.components, 'status', t.status) ORDER BY ct.position)
                         FROM campaign_templates ct JOIN whatsapp_templates t ON t.company_id = ct.company_id AND t.id = ct.template_id
                        WHERE ct.company_id = c.company_id AND ct.campaign_id = c.id), '[]') AS templates
        FROM campaigns c WHERE c.company_id = $1 AND c.id = $2`,
@@ -123,8 +124,12 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
   const parser = parse({ delimiter: ";", relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_empty_values: true, bom: true });
   const reading = pipeline(createReadStream(c.file_path, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser);
 
-  const templates = c.templates;
-  const needed = templates.reduce((m, t) => Math.max(m, t.variable_count), 0);
+  // the CSV columns each template fills (media URL, header and body variables): the shared rule
+  const templates = c.templates.map((t) => ({
+    id: t.id,
+    columns: templateCsvColumns({ status: t.status, headerFormat: t.header_format, components: templateComponents(t.components) }),
+  }));
+  const needed = templates.reduce((m, t) => Math.max(m, t.columns), 0);
   const firstRowOf = new Map<number, number>();
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
   let batch = emptyBatch();
@@ -146,7 +151,7 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
       if (!columns) {
         const names = record.map(header);
         if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-        const missing = CAMPAIGN_REQUIRED_HEADERS.filter((h) => !names.includes(h));
+        const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
         if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
         const phone = names.indexOf("telefone");
         const cpf = names.indexOf("cpf");
@@ -166,9 +171,9 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
       else {
         const first = firstRowOf.get(Number(phone));
         if (first !== undefined) reason = CAMPAIGN_ROW_REASONS.duplicate(first);
-        else if (template && template.variable_count > 0) {
-          const filled = variables.slice(0, template.variable_count).filter((v) => v !== "").length;
-          if (filled < template.variable_count) reason = CAMPAIGN_ROW_REASONS.fewVariables(filled, template.variable_count);
+        else if (template && template.columns > 0) {
+          const filled = variables.slice(0, template.columns).filter((v) => v !== "").length;
+          if (filled < template.columns) reason = CAMPAIGN_ROW_REASONS.fewVariables(filled, template.columns);
         }
       }
       if (reason) invalid += 1;

@@ -17,8 +17,8 @@ import { removeCampaignSchedule, runScheduledStart, SCHEDULED_START_JOB, schedul
 import * as campaigns from "./service.js";
 import { receiveCampaignUpload } from "./upload.js";
 
-/** Supervisors and above, with the plan's useCampaigns flag (spec 1-core §2/§6 'Disparos'). */
-const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const } };
+/** Supervisors and above, the plan's useCampaigns flag and the company's campaignsEnabled setting (spec 1-core §2/§6 'Disparos'). */
+const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
 const calendarQuery = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Mês inválido (yyyy-MM)").optional() });
 
 /** WhatsApp campaigns: creation with the CSV analysis, the list, the calendar of scheduled starts. */
@@ -32,13 +32,6 @@ export const campaignsRoutes: Domain = (api, ctx) => {
     handler: (payload) => analyseCampaign(ctx, payload),
   });
   ctx.jobs.define({ name: SCHEDULED_START_JOB, schema: scheduledStartPayload, handler: (payload) => runScheduledStart(ctx, payload) });
-
-  // The company's own switch (settings campaignsEnabled), after the plan and role gate of each route.
-  api.addHook("onRequest", async (request) => {
-    if (!request.actor) return;
-    const row = await ctx.sql.maybe<{ campaigns_enabled: boolean }>("SELECT campaigns_enabled FROM companies WHERE id = $1", [request.actor.companyId]);
-    if (!row?.campaigns_enabled) throw new AppError("ERR_CAMPAIGNS_DISABLED", CAMPAIGN_MESSAGES.disabled);
-  });
 
   api.get("/campaigns", { config: gate, schema: { querystring: campaignsQuery, response: { 200: campaignsPage } } }, async (request) =>
     campaigns.listCampaigns(ctx, request.actor.companyId, request.query),

@@ -66,6 +66,7 @@ export async function createCampaign(ctx: AppContext, actor: RequestActor, uploa
     for (const id of templateIds) {
       const t = templates.find((x) => x.id === id);
       const why = !t || t.business_id !== businessId ? CAMPAIGN_MESSAGES.templateInvalid : templateRefusal(t);
+      // the shared rule's message says why (not approved, unsupported header or button)
       if (why) throw refuse("ERR_CAMPAIGN_TEMPLATE_INVALID", why, "templateIds");
     }
     const active = (await repo.activeNumbersOf(ctx.sql, companyId, businessId)).map((n) => n.id);

@@ -1,11 +1,13 @@
-import { CAMPAIGN_MESSAGES } from "@atende/shared";
+import { validateCampaignTemplate } from "@atende/shared";
 import type { TemplateCheckRow } from "./repository.js";
 
-/**
- * Why a template cannot be used in a campaign, or null. Until the templates module's shared validation
- * (`{valid, message}`, packages/shared, branch wip/templates) is merged, the rule is Meta's approval:
- * only APPROVED templates can be sent.
- */
+/** Why a template cannot be used in a campaign, or null: the templates module's one shared rule. */
 export function templateRefusal(t: TemplateCheckRow): string | null {
-  return t.status === "APPROVED" ? null : CAMPAIGN_MESSAGES.templateInvalid;
+  const v = validateCampaignTemplate({ status: t.status, headerFormat: t.header_format, components: templateComponents(t.components) });
+  return v.valid ? null : v.message;
+}
+
+/** The stored components (jsonb, as synced from Meta) in the shape the shared rules read. */
+export function templateComponents(raw: unknown): Parameters<typeof validateCampaignTemplate>[0]["components"] {
+  return Array.isArray(raw) ? (raw as Parameters<typeof validateCampaignTemplate>[0]["components"]) : [];
 }
