@@ -68,7 +68,11 @@ export default function NewCampaignPage() {
   const selectedTemplates = useMemo(() => (templates.data ?? []).filter((x) => templateIds.includes(x.id)), [templates.data, templateIds]);
   const variableColumns = selectedTemplates.reduce((m, x) => Math.max(m, x.csvColumns), 0);
 
+  /** A field's error goes as soon as the field changes. */
+  const clear = (field: Field) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+
   function chooseBusiness(value: string) {
+    clear("businessId");
     setBusinessId(value);
     setTemplateIds([]);
     setPhoneIds([]);
@@ -188,7 +192,7 @@ export default function NewCampaignPage() {
                   data-testid="campaign-file"
                   onChange={(e) => {
                     setFile(e.target.files?.[0] ?? null);
-                    setErrors((x) => ({ ...x, file: undefined }));
+                    clear("file");
                   }}
                 />
               </Button>
@@ -209,7 +213,10 @@ export default function NewCampaignPage() {
             label={t("campaigns.form.campaignTitle")}
             name="title"
             value={title}
-            onChange={(e) => setTitle(e.target.value)}
+            onChange={(e) => {
+              clear("title");
+              setTitle(e.target.value);
+            }}
             error={!!errors.title}
             helperText={errors.title}
             disabled={loading}
@@ -219,7 +226,10 @@ export default function NewCampaignPage() {
             select
             label={t("campaigns.form.costCenter")}
             value={costCenterId}
-            onChange={(e) => setCostCenterId(e.target.value)}
+            onChange={(e) => {
+              clear("costCenterId");
+              setCostCenterId(e.target.value);
+            }}
             error={!!errors.costCenterId}
             helperText={errors.costCenterId}
             disabled={loading}
@@ -252,7 +262,10 @@ export default function NewCampaignPage() {
             select
             label={t("campaigns.form.templates")}
             value={templateIds}
-            onChange={(e) => setTemplateIds((e.target.value as unknown as (number | string)[]).map(Number))}
+            onChange={(e) => {
+              clear("templateIds");
+              setTemplateIds((e.target.value as unknown as (number | string)[]).map(Number));
+            }}
             error={!!errors.templateIds}
             helperText={errors.templateIds ?? (variableColumns > 0 ? t("campaigns.form.variables", { count: variableColumns }) : undefined)}
             disabled={loading || !bm}
@@ -313,7 +326,10 @@ export default function NewCampaignPage() {
             select
             label={t("campaigns.form.queue")}
             value={queueId}
-            onChange={(e) => setQueueId(e.target.value)}
+            onChange={(e) => {
+              clear("queueId");
+              setQueueId(e.target.value);
+            }}
             error={!!errors.queueId}
             helperText={errors.queueId}
             disabled={loading}
@@ -328,7 +344,10 @@ export default function NewCampaignPage() {
           <Alert severity="info" variant="outlined">
             {t("campaigns.form.botNote")}
           </Alert>
-          <DateTimeField label={t("campaigns.form.scheduledAt")} value={scheduledAt} onChange={setScheduledAt} name="scheduledAt" disabled={loading} error={!!errors.scheduledAt} helperText={errors.scheduledAt} />
+          <DateTimeField label={t("campaigns.form.scheduledAt")} value={scheduledAt} onChange={(v) => {
+              clear("scheduledAt");
+              setScheduledAt(v);
+            }} name="scheduledAt" disabled={loading} error={!!errors.scheduledAt} helperText={errors.scheduledAt} />
           <Box sx={{ display: "flex", gap: 1, justifyContent: "flex-end" }}>
             <Button onClick={() => void navigate("/campaigns")}>{t("campaigns.form.cancel")}</Button>
             <Button type="submit" variant="contained" disabled={loading || reviewing}>

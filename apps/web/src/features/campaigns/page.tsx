@@ -28,7 +28,7 @@ import { useCompanyTimeZone } from "../../lib/time-zone";
 import { toast } from "../../lib/toast";
 import { logFailure } from "../../lib/log-failure";
 import { campaignKeys, fetchAllCostCenters, fetchCampaigns, pauseCampaign, startCampaign, type CampaignFilters } from "./api/campaigns";
-import { CampaignRow, WIDE } from "./components/campaign-row";
+import { CampaignRow, WIDE, XWIDE } from "./components/campaign-row";
 import { CampaignCalendar } from "./components/campaign-calendar";
 import { RecipientsDialog } from "./components/recipients-dialog";
 import { useCampaignLive } from "./components/use-campaign-live";
@@ -155,15 +155,15 @@ export default function CampaignsPage() {
                 <TableRow>
                   <TableCell>{t("campaigns.columns.name")}</TableCell>
                   <TableCell>{t("campaigns.columns.status")}</TableCell>
-                  <TableCell sx={WIDE}>{t("campaigns.columns.source")}</TableCell>
+                  <TableCell sx={XWIDE}>{t("campaigns.columns.source")}</TableCell>
                   <TableCell sx={WIDE}>{t("campaigns.columns.createdAt")}</TableCell>
                   <TableCell sx={WIDE}>{t("campaigns.columns.costCenter")}</TableCell>
-                  <TableCell align="right">{t("campaigns.columns.total")}</TableCell>
+                  <TableCell align="right" sx={WIDE}>{t("campaigns.columns.total")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.invalid")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.sent")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.delivered")}</TableCell>
-                  <TableCell align="right" sx={WIDE}>{t("campaigns.columns.read")}</TableCell>
-                  <TableCell align="right" sx={WIDE}>{t("campaigns.columns.replied")}</TableCell>
+                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.read")}</TableCell>
+                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.replied")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.failed")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.deliveryPercent")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.actions")}</TableCell>

@@ -52,7 +52,9 @@ export function CampaignCalendar({ timeZone, candidates }: { timeZone: string; c
     }
     return map;
   }, [events.data, timeZone]);
-  const title = new Intl.DateTimeFormat(i18n.language, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, 1)));
+  const formatted = new Intl.DateTimeFormat(i18n.language, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, 1)));
+  const title = formatted.charAt(0).toUpperCase() + formatted.slice(1);
+  const sorted = [...(events.data ?? [])].filter((c) => c.scheduledAt).sort((a, b) => a.scheduledAt!.localeCompare(b.scheduledAt!));
   const cells = [...Array<null>(firstWeekday).fill(null), ...Array.from({ length: days }, (_, i) => i + 1)];
 
   async function remove(c: Campaign) {
@@ -71,7 +73,7 @@ export function CampaignCalendar({ timeZone, candidates }: { timeZone: string; c
         <IconButton aria-label={t("campaigns.calendar.previous")} onClick={() => setMonth(shiftMonth(month, -1))}>
           <ChevronLeftIcon />
         </IconButton>
-        <Typography variant="h6" sx={{ textTransform: "capitalize", minWidth: 180, textAlign: "center" }} data-testid="calendar-month">
+        <Typography variant="h6" sx={{ minWidth: 180, textAlign: "center" }} data-testid="calendar-month">
           {title}
         </Typography>
         <IconButton aria-label={t("campaigns.calendar.next")} onClick={() => setMonth(shiftMonth(month, 1))}>
@@ -108,20 +110,40 @@ export function CampaignCalendar({ timeZone, candidates }: { timeZone: string; c
                   sx={{ display: "flex", alignItems: "center", bgcolor: "primary.main", color: "primary.contrastText", borderRadius: 0.75, pl: 0.5, mt: 0.25, minWidth: 0 }}
                 >
                   <Typography variant="caption" noWrap sx={{ flexGrow: 1, minWidth: 0 }} title={`${formatInZone(c.scheduledAt!, timeZone, "HH:mm")} ${c.name}`}>
-                    {formatInZone(c.scheduledAt!, timeZone, "HH:mm")} {c.name}
+                    {formatInZone(c.scheduledAt!, timeZone, "HH:mm")}
+                    <Box component="span" sx={{ display: { xs: "none", md: "inline" } }}> {c.name}</Box>
                   </Typography>
                   <Tooltip title={t("campaigns.calendar.edit")}>
-                    <IconButton size="small" sx={{ color: "inherit", p: 0.25 }} aria-label={t("campaigns.calendar.edit")} onClick={() => setEditing({ open: true, campaign: c })}>
+                    <IconButton size="small" sx={{ color: "inherit", p: 0.25, display: { xs: "none", md: "inline-flex" } }} aria-label={t("campaigns.calendar.edit")} onClick={() => setEditing({ open: true, campaign: c })}>
                       <EditIcon sx={{ fontSize: 14 }} />
                     </IconButton>
                   </Tooltip>
                   <Tooltip title={t("campaigns.calendar.delete")}>
-                    <IconButton size="small" sx={{ color: "inherit", p: 0.25 }} aria-label={t("campaigns.calendar.delete")} onClick={() => setDeleting(c)}>
+                    <IconButton size="small" sx={{ color: "inherit", p: 0.25, display: { xs: "none", md: "inline-flex" } }} aria-label={t("campaigns.calendar.delete")} onClick={() => setDeleting(c)}>
                       <DeleteOutlineIcon sx={{ fontSize: 14 }} />
                     </IconButton>
                   </Tooltip>
                 </Box>
               ))}
+          </Box>
+        ))}
+      </Box>
+      {/* on a phone the cells only mark the time: the month's sends are listed below with their actions */}
+      <Box sx={{ display: { xs: "block", md: "none" }, mt: 1.5 }}>
+        {sorted.map((c) => (
+          <Box key={c.id} data-testid="agenda-event" sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.75, borderBottom: 1, borderColor: "divider" }}>
+            <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: "nowrap" }}>
+              {formatInZone(c.scheduledAt!, timeZone, "dd/MM HH:mm")}
+            </Typography>
+            <Typography variant="body2" noWrap sx={{ flexGrow: 1, minWidth: 0 }}>
+              {c.name}
+            </Typography>
+            <IconButton size="small" aria-label={t("campaigns.calendar.edit")} onClick={() => setEditing({ open: true, campaign: c })}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+            <IconButton size="small" color="error" aria-label={t("campaigns.calendar.delete")} onClick={() => setDeleting(c)}>
+              <DeleteOutlineIcon fontSize="small" />
+            </IconButton>
           </Box>
         ))}
       </Box>

@@ -12,8 +12,10 @@ import { campaignDeliveryPercent, campaignRowAction, type Campaign } from "@aten
 import { formatInZone } from "../../../lib/time-zone";
 import { isKnownStatus, STATUS_COLORS, statusKey } from "./status";
 
-/** Columns hidden on narrow screens (390 px): the counters beyond total and delivered. */
+/** Columns shown from tablets up (hidden at 390 px: name, status, delivery % and the action stay). */
 export const WIDE = { display: { xs: "none", md: "table-cell" } } as const;
+/** Columns shown on large screens only (≥ 1536 px); below, the source goes under the name. */
+export const XWIDE = { display: { xs: "none", xl: "table-cell" } } as const;
 
 interface Props {
   campaign: Campaign;
@@ -106,9 +108,12 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
   const { t } = useTranslation();
   return (
     <TableRow hover data-testid="campaign-row" data-status={c.status}>
-      <TableCell sx={{ maxWidth: 240 }}>
+      <TableCell sx={{ maxWidth: { xs: 150, md: 240 } }}>
         <Typography variant="body2" fontWeight={500} noWrap title={c.name}>
           {c.name}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ display: { xl: "none" } }}>
+          {c.source}
         </Typography>
         <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap", mt: 0.25 }}>
           {c.accountViolation && (
@@ -123,10 +128,10 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
       <TableCell>
         <Chip size="small" label={t(statusKey(c.status))} color={isKnownStatus(c.status) ? STATUS_COLORS[c.status] : "default"} data-testid="campaign-status" />
       </TableCell>
-      <TableCell sx={WIDE}>{c.source}</TableCell>
+      <TableCell sx={XWIDE}>{c.source}</TableCell>
       <TableCell sx={{ ...WIDE, whiteSpace: "nowrap" }}>{formatInZone(c.createdAt, timeZone)}</TableCell>
       <TableCell sx={WIDE}>{c.costCenterName}</TableCell>
-      <TableCell align="right">{c.countTotal}</TableCell>
+      <TableCell align="right" sx={WIDE}>{c.countTotal}</TableCell>
       <TableCell align="right" sx={WIDE}>
         {c.countInvalid > 0 ? (
           <Tooltip title={t("campaigns.actions.invalidRows")}>
@@ -140,8 +145,8 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
       </TableCell>
       <TableCell align="right" sx={WIDE}>{c.countSent}</TableCell>
       <TableCell align="right" sx={WIDE}>{c.countDelivered}</TableCell>
-      <TableCell align="right" sx={WIDE}>{c.countRead}</TableCell>
-      <TableCell align="right" sx={WIDE}>{c.countReplied}</TableCell>
+      <TableCell align="right" sx={XWIDE}>{c.countRead}</TableCell>
+      <TableCell align="right" sx={XWIDE}>{c.countReplied}</TableCell>
       <TableCell align="right" sx={WIDE}>{c.countFailed}</TableCell>
       <TableCell align="right" data-testid="delivery-percent">{campaignDeliveryPercent(c)}%</TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
