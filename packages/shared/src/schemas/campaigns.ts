@@ -51,7 +51,7 @@ export const CAMPAIGN_MESSAGES = {
 /** Row refusals of the analysis (campaign_recipients.invalid_reason). */
 export const CAMPAIGN_ROW_REASONS = {
   invalidPhone: "Número de telefone inválido.",
-  duplicate: (firstRow: number) => `Número duplicado (mesmo número na linha ${firstRow}).`,
+  duplicate: (firstRow: number | string) => `Número duplicado (mesmo número na linha ${firstRow}).`,
   fewVariables: (found: number, needed: number) => `A linha possui ${found} variáveis preenchidas; o template precisa de ${needed}.`,
 } as const;
 

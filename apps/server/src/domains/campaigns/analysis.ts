@@ -57,8 +57,9 @@ interface CampaignToAnalyse {
  * The durable analysis of a campaign's CSV (spec 3 §5): ANALYZING → READY with one recipient row per
  * data line (invalid ones with their reason), or ERROR with the message. Streamed end to end: the
  * encoding is found in a first pass over the file, then csv-parse reads it in the detected encoding and
- * recipients are inserted in batches; duplicates are found through a map of normalised number → first
- * row (a number as a float64 key, ~50 bytes per distinct number).
+ * recipients are inserted in batches. Duplicates are marked once every row is stored, by one UPDATE
+ * over the campaign's pending rows (a window per normalised number): the server holds no per-number
+ * state, so its memory does not grow with the file.
  *
  * Restart after a crash: the handler first deletes the campaign's recipient rows and starts from the
  * file again, and the outcome (status, counters) is written in one statement at the end, so a retried
@@ -116,6 +117,20 @@ async function removeFile(ctx: AppContext, file: string, payload: AnalysisJobPay
   await rm(file, { force: true }).catch((err: unknown) => ctx.log.error({ err, ...payload, file }, "could not delete an analysed campaign file"));
 }
 
+/**
+ * A number already on an earlier valid row: every later pending row with it becomes invalid, naming
+ * the first row (CAMPAIGN_ROW_REASONS.duplicate with the row filled in by the database).
+ */
+async function markDuplicates(sql: Sql, companyId: number, campaignId: number): Promise<number> {
+  return sql.exec(
+    `UPDATE campaign_recipients r SET state = 'invalid', invalid_reason = replace($3, '{first}', d.first::text)
+       FROM (SELECT id, row_number, min(row_number) OVER (PARTITION BY phone) AS first
+               FROM campaign_recipients WHERE company_id = $1 AND campaign_id = $2 AND state = 'pending') d
+      WHERE r.id = d.id AND d.row_number > d.first`,
+    [companyId, campaignId, CAMPAIGN_ROW_REASONS.duplicate("{first}")],
+  );
+}
+
 const header = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
 
 async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: CampaignToAnalyse, hooks: AnalysisHooks) {
@@ -130,7 +145,6 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
     columns: templateCsvColumns({ status: t.status, headerFormat: t.header_format, components: templateComponents(t.components) }),
   }));
   const needed = templates.reduce((m, t) => Math.max(m, t.columns), 0);
-  const firstRowOf = new Map<number, number>();
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
   let batch = emptyBatch();
   let batches = 0;
@@ -169,15 +183,12 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
       const phone = rawPhone ? normalizePhone(rawPhone) : null;
       if (!phone) reason = CAMPAIGN_ROW_REASONS.invalidPhone;
       else {
-        const first = firstRowOf.get(Number(phone));
-        if (first !== undefined) reason = CAMPAIGN_ROW_REASONS.duplicate(first);
-        else if (template && template.columns > 0) {
+        if (template && template.columns > 0) {
           const filled = variables.slice(0, template.columns).filter((v) => v !== "").length;
           if (filled < template.columns) reason = CAMPAIGN_ROW_REASONS.fewVariables(filled, template.columns);
         }
       }
       if (reason) invalid += 1;
-      else firstRowOf.set(Number(phone), total);
       batch.rowNumber.push(total);
       batch.phone.push(phone ?? rawPhone);
       batch.cpf.push((record[columns.cpf] ?? "").trim());
@@ -202,5 +213,6 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
   if (!columns) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
   await flush();
   if (total === 0) throw new CampaignFileError(CAMPAIGN_MESSAGES.emptyFile);
+  invalid += await markDuplicates(ctx.sql, companyId, campaignId);
   return { total, invalid, encoding };
 }

@@ -150,21 +150,21 @@ export default function CampaignsPage() {
             </Button>
           </Box>
           <Paper variant="outlined" sx={{ overflowX: "auto" }}>
-            <Table size="small" aria-label={t("campaigns.title")}>
+            <Table size="small" aria-label={t("campaigns.title")} sx={{ "& td, & th": { px: { xs: 1, md: 1.5 } } }}>
               <TableHead>
                 <TableRow>
                   <TableCell>{t("campaigns.columns.name")}</TableCell>
                   <TableCell>{t("campaigns.columns.status")}</TableCell>
                   <TableCell sx={XWIDE}>{t("campaigns.columns.source")}</TableCell>
                   <TableCell sx={WIDE}>{t("campaigns.columns.createdAt")}</TableCell>
-                  <TableCell sx={WIDE}>{t("campaigns.columns.costCenter")}</TableCell>
+                  <TableCell sx={XWIDE}>{t("campaigns.columns.costCenter")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.total")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.invalid")}</TableCell>
-                  <TableCell align="right" sx={WIDE}>{t("campaigns.columns.sent")}</TableCell>
+                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.sent")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.delivered")}</TableCell>
                   <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.read")}</TableCell>
                   <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.replied")}</TableCell>
-                  <TableCell align="right" sx={WIDE}>{t("campaigns.columns.failed")}</TableCell>
+                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.failed")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.deliveryPercent")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.actions")}</TableCell>
                 </TableRow>

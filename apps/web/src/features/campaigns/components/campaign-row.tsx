@@ -108,12 +108,12 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
   const { t } = useTranslation();
   return (
     <TableRow hover data-testid="campaign-row" data-status={c.status}>
-      <TableCell sx={{ maxWidth: { xs: 150, md: 240 } }}>
+      <TableCell sx={{ maxWidth: { xs: 120, md: 220 } }}>
         <Typography variant="body2" fontWeight={500} noWrap title={c.name}>
           {c.name}
         </Typography>
-        <Typography variant="caption" color="text.secondary" sx={{ display: { xl: "none" } }}>
-          {c.source}
+        <Typography variant="caption" color="text.secondary" noWrap sx={{ display: { xs: "block", xl: "none" } }}>
+          {c.source} · {c.costCenterName}
         </Typography>
         <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap", mt: 0.25 }}>
           {c.accountViolation && (
@@ -130,7 +130,7 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
       </TableCell>
       <TableCell sx={XWIDE}>{c.source}</TableCell>
       <TableCell sx={{ ...WIDE, whiteSpace: "nowrap" }}>{formatInZone(c.createdAt, timeZone)}</TableCell>
-      <TableCell sx={WIDE}>{c.costCenterName}</TableCell>
+      <TableCell sx={XWIDE}>{c.costCenterName}</TableCell>
       <TableCell align="right" sx={WIDE}>{c.countTotal}</TableCell>
       <TableCell align="right" sx={WIDE}>
         {c.countInvalid > 0 ? (
@@ -143,11 +143,11 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
           0
         )}
       </TableCell>
-      <TableCell align="right" sx={WIDE}>{c.countSent}</TableCell>
+      <TableCell align="right" sx={XWIDE}>{c.countSent}</TableCell>
       <TableCell align="right" sx={WIDE}>{c.countDelivered}</TableCell>
       <TableCell align="right" sx={XWIDE}>{c.countRead}</TableCell>
       <TableCell align="right" sx={XWIDE}>{c.countReplied}</TableCell>
-      <TableCell align="right" sx={WIDE}>{c.countFailed}</TableCell>
+      <TableCell align="right" sx={XWIDE}>{c.countFailed}</TableCell>
       <TableCell align="right" data-testid="delivery-percent">{campaignDeliveryPercent(c)}%</TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
         {c.countInvalid > 0 && (
