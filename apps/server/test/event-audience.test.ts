@@ -5,6 +5,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectedSandbox, inbound, setSetting } from "../src/channels/testing.js";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "./helper.js";
+import { campaignForm, postCampaign, seedCampaignWorld } from "../src/domains/campaigns/test-fixtures.js";
 
 /**
  * Who receives each real-time event the server emits (grep `realtime.emit`), with real socket.io
@@ -272,6 +273,19 @@ describe("platform-wide events", () => {
     const until = Date.now() + 8000;
     while (got().length < everyone.length && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
     expect(got().sort()).toEqual(everyone);
+  });
+});
+
+describe("campaign events reach the company's supervisors and administrators", () => {
+  it("campaign-created, then campaign-updated when its analysis ends", async () => {
+    const world = await seedCampaignWorld(app, t.companyId);
+    const res = await postCampaign(app, tokens.supervisor!, campaignForm(world, { name: "lista.csv", data: "telefone;cpf;email\n11988887777;1;a@x.com\n" }));
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as number;
+    const match = (p: Record<string, unknown>) => (p.campaign as { id?: number } | undefined)?.id === id;
+    expect(await receivers("campaign-created", ["admin", "supervisor", "supervisorB"], match)).toEqual(["admin", "supervisor", "supervisorB"]);
+    expect(await receivers("campaign-updated", ["admin", "supervisor", "supervisorB"], match)).toEqual(["admin", "supervisor", "supervisorB"]);
+    expect(clients.find((c) => c.name === "foreign")!.events).toEqual([]);
   });
 });
 

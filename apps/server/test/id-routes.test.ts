@@ -31,6 +31,7 @@ const A = {} as {
   announcementId: number;
   chatId: number;
   keywordId: number;
+  campaignId: number;
   costCenterId: number;
   officialNumberId: number;
 };
@@ -124,6 +125,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/ticket-notes/:id": { params: { id: id("noteId") } },
   "/api/businesses/:id": { params: { id: id("businessId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/businesses/:id/sync": { params: { id: id("businessId") } },
+  "/api/campaigns/:id": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/recipients": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/schedule": { params: { id: id("campaignId") }, body: { PUT: () => ({ scheduledAt: "2099-01-01T10:00" }) } },
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
   "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
@@ -226,6 +230,14 @@ async function seedCompanyA(): Promise<void> {
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
   A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
+  A.campaignId = (await one<{ id: number }>(
+    "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
+    [c, A.costCenterId, A.businessId, A.queueId],
+  )).id;
+  await app.sql.exec(
+    "INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')",
+    [c, A.campaignId],
+  );
 }
 
 /** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */
@@ -253,6 +265,8 @@ const COMPANY_TABLES = [
   "chat_messages",
   "keywords",
   "cost_centers",
+  "campaigns",
+  "campaign_recipients",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

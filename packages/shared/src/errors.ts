@@ -72,6 +72,19 @@ export const ERROR_STATUS = {
   // keywords (the block list): a word already listed; content refused for containing listed words
   ERR_KEYWORD_DUPLICATE: 409,
   ERR_BLOCKED_WORDS: 400,
+  // campaigns (domains/campaigns): spec 3 §5 creation rules, the CSV file, the list and its calendar
+  ERR_CAMPAIGN_COST_CENTER_REQUIRED: 400,
+  ERR_CAMPAIGN_TITLE_REQUIRED: 400,
+  ERR_CAMPAIGN_FILE_REQUIRED: 400,
+  ERR_CAMPAIGN_BUSINESS_REQUIRED: 400,
+  ERR_CAMPAIGN_TEMPLATE_REQUIRED: 400,
+  ERR_CAMPAIGN_QUEUE_REQUIRED: 400,
+  ERR_CAMPAIGN_FILE_EXTENSION: 400,
+  ERR_CAMPAIGN_FILE_TOO_LARGE: 413,
+  ERR_CAMPAIGN_TEMPLATE_INVALID: 400,
+  ERR_CAMPAIGN_NUMBER_INVALID: 400,
+  ERR_CAMPAIGN_NOT_FOUND: 404,
+  ERR_CAMPAIGN_NOT_SCHEDULABLE: 409,
   // Campaign templates, numbers and cost centers (domains/campaign-templates, domains/cost-centers);
   // ERR_FEATURE_DISABLED: a route gate's company setting is off (campaignsEnabled)
   ERR_FEATURE_DISABLED: 403,

@@ -14,6 +14,9 @@ export const channel = {
   quickMessage: (companyId: number) => `company-${companyId}-quickmessage`,
   schedule: (companyId: number) => `company-${companyId}-schedule`,
   tag: (companyId: number) => `company-${companyId}-tag`,
+  /** WhatsApp campaigns (spec 3 §7 real-time events): supervisors and above of the company. */
+  campaignCreated: (companyId: number) => `company-${companyId}-campaign-created`,
+  campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
   announcement: () => "company-announcement",
 } as const;
 

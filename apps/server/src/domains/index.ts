@@ -33,6 +33,7 @@ import { campaignTemplatesRoutes } from "./campaign-templates/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
+import { campaignsRoutes } from "./campaigns/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -68,6 +69,7 @@ export const domains: Domain[] = [
   businessesRoutes,
   officialWhatsappRoutes,
   webhooksRoutes,
+  campaignsRoutes,
   costCentersRoutes,
   campaignTemplatesRoutes,
 ];

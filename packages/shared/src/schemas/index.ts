@@ -23,6 +23,7 @@ export * from "./official-whatsapp.js";
 export * from "./external-api.js";
 export * from "./dashboard.js";
 export * from "./reports.js";
+export * from "./campaigns.js";
 export * from "./cost-centers.js";
 export * from "./campaign-templates.js";
 export * from "./campaign-template-rules.js";

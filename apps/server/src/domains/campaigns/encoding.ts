@@ -1,0 +1,99 @@
+import { createReadStream } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { Transform } from "node:stream";
+import { CAMPAIGN_MESSAGES } from "@atende/shared";
+
+export type CsvEncoding = "utf-8" | "iso-8859-1" | "ascii";
+
+export class CampaignFileError extends Error {}
+
+/**
+ * The file's encoding, read as a stream (never the whole file in memory): ascii when every byte is
+ * below 0x80, utf-8 when the bytes are valid UTF-8, iso-8859-1 when they are not but hold only
+ * printable Latin-1 characters. Anything else is refused with the spec's message naming what it looks
+ * like: a UTF-16 byte-order mark, Windows-1252 (bytes 0x80-0x9F, its curly quotes and dashes), or a
+ * binary file (control bytes).
+ */
+export async function detectEncoding(file: string): Promise<CsvEncoding> {
+  let ascii = true;
+  let c1 = false;
+  let first = true;
+  const utf8 = new Utf8Validator();
+  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    if (first) {
+      first = false;
+      if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) {
+        throw new CampaignFileError(CAMPAIGN_MESSAGES.encoding(chunk[0] === 0xff ? "utf-16le" : "utf-16be"));
+      }
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b < 0x20 ? b !== 0x09 && b !== 0x0a && b !== 0x0d : b === 0x7f) throw new CampaignFileError(CAMPAIGN_MESSAGES.encoding("binário"));
+      if (b >= 0x80) {
+        ascii = false;
+        if (b <= 0x9f) c1 = true;
+      }
+      utf8.push(b);
+    }
+  }
+  if (ascii) return "ascii";
+  if (utf8.complete()) return "utf-8";
+  if (c1) throw new CampaignFileError(CAMPAIGN_MESSAGES.encoding("windows-1252"));
+  return "iso-8859-1";
+}
+
+/** Byte-by-byte UTF-8 well-formedness (RFC 3629 table: no overlong forms, no surrogates, nothing above U+10FFFF). */
+export class Utf8Validator {
+  private need = 0;
+  private lo = 0x80;
+  private hi = 0xbf;
+  private ok = true;
+
+  push(b: number): void {
+    if (!this.ok) return;
+    if (this.need === 0) {
+      if (b < 0x80) return;
+      if (b >= 0xc2 && b <= 0xdf) this.expect(1, 0x80, 0xbf);
+      else if (b === 0xe0) this.expect(2, 0xa0, 0xbf);
+      else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) this.expect(2, 0x80, 0xbf);
+      else if (b === 0xed) this.expect(2, 0x80, 0x9f);
+      else if (b === 0xf0) this.expect(3, 0x90, 0xbf);
+      else if (b >= 0xf1 && b <= 0xf3) this.expect(3, 0x80, 0xbf);
+      else if (b === 0xf4) this.expect(3, 0x80, 0x8f);
+      else this.ok = false;
+      return;
+    }
+    if (b < this.lo || b > this.hi) {
+      this.ok = false;
+      return;
+    }
+    this.need -= 1;
+    this.lo = 0x80;
+    this.hi = 0xbf;
+  }
+
+  private expect(need: number, lo: number, hi: number): void {
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
+  }
+
+  /** Valid so far and not cut in the middle of a character. */
+  complete(): boolean {
+    return this.ok && this.need === 0;
+  }
+}
+
+/** Bytes → text in the detected encoding, chunk by chunk (a character split between chunks is kept whole). */
+export function decoderStream(encoding: CsvEncoding): Transform {
+  const decoder = new StringDecoder(encoding === "iso-8859-1" ? "latin1" : "utf8");
+  return new Transform({
+    readableObjectMode: false,
+    transform(chunk: Buffer, _enc, done) {
+      done(null, decoder.write(chunk));
+    },
+    flush(done) {
+      done(null, decoder.end());
+    },
+  });
+}
