@@ -36,20 +36,27 @@ export type Keyword = z.infer<typeof keyword>;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * The blocked words a text contains: compared without case or accents, as whole words (a word inside
- * a longer word does not count: 'pix' blocks 'o PIX' and 'pix!' but not 'pixel'). Each word once, in the
- * list's order.
+ * A matcher of the blocked words (compiled once, for checking many texts): compared without case or
+ * accents, as whole words (a word inside a longer word does not count: 'pix' blocks 'o PIX' and 'pix!'
+ * but not 'pixel'). Each word found once, in the list's order.
  */
+export function blockedWordsMatcher(words: readonly string[]): (text: string) => string[] {
+  const patterns = words
+    .map((word) => ({ word, key: keywordKey(word) }))
+    .filter((w) => w.key)
+    .map(({ word, key }) => ({ word, re: new RegExp(`(^|[^\\p{L}\\p{N}])${escape(key).replace(/ /g, "\\s+")}(?=$|[^\\p{L}\\p{N}])`, "u") }));
+  return (text) => {
+    if (!patterns.length || !text) return [];
+    const hay = keywordKey(text);
+    const found: string[] = [];
+    for (const { word, re } of patterns) if (re.test(hay) && !found.includes(word)) found.push(word);
+    return found;
+  };
+}
+
+/** The blocked words a text contains (see blockedWordsMatcher). */
 export function findBlockedWords(text: string, words: readonly string[]): string[] {
-  const hay = keywordKey(text);
-  const found: string[] = [];
-  for (const word of words) {
-    const key = keywordKey(word);
-    if (!key) continue;
-    const re = new RegExp(`(^|[^\\p{L}\\p{N}])${escape(key).replace(/ /g, "\\s+")}(?=$|[^\\p{L}\\p{N}])`, "u");
-    if (re.test(hay) && !found.includes(word)) found.push(word);
-  }
-  return found;
+  return blockedWordsMatcher(words)(text);
 }
 
 /** The refusal's text naming the words (spec: the words named in the refusal). */

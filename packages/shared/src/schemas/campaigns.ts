@@ -53,6 +53,8 @@ export const CAMPAIGN_ROW_REASONS = {
   invalidPhone: "Número de telefone inválido.",
   duplicate: (firstRow: number | string) => `Número duplicado (mesmo número na linha ${firstRow}).`,
   fewVariables: (found: number, needed: number) => `A linha possui ${found} variáveis preenchidas; o template precisa de ${needed}.`,
+  /** While the company's block list is on (Keywords). */
+  blockedWords: (words: readonly string[]) => `Contém palavras bloqueadas: ${words.join(", ")}.`,
 } as const;
 
 export const CAMPAIGN_ENCODINGS = ["utf-8", "iso-8859-1", "ascii"] as const;

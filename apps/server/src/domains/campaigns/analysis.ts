@@ -10,6 +10,7 @@ import type { Sql } from "../../db/sql.js";
 import { CampaignFileError, decoderStream, detectEncoding } from "./encoding.js";
 import { emitCampaign } from "./events.js";
 import { templateComponents } from "./template-check.js";
+import { blockListMatcher } from "../keywords/service.js";
 
 export const ANALYSIS_JOB = "campaigns.analyse";
 export const analysisJobPayload = z.object({ companyId: z.number().int(), campaignId: z.number().int() });
@@ -145,6 +146,8 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
     columns: templateCsvColumns({ status: t.status, headerFormat: t.header_format, components: templateComponents(t.components) }),
   }));
   const needed = templates.reduce((m, t) => Math.max(m, t.columns), 0);
+  // the company's block list (Keywords), while it is on: a row whose variables carry a listed word is not sent
+  const blocked = await blockListMatcher(ctx.sql, companyId);
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
   let batch = emptyBatch();
   let batches = 0;
@@ -187,6 +190,8 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
           const filled = variables.slice(0, template.columns).filter((v) => v !== "").length;
           if (filled < template.columns) reason = CAMPAIGN_ROW_REASONS.fewVariables(filled, template.columns);
         }
+        const words = blocked && !reason ? blocked(variables.join("\n")) : [];
+        if (words.length) reason = CAMPAIGN_ROW_REASONS.blockedWords(words);
       }
       if (reason) invalid += 1;
       batch.rowNumber.push(total);

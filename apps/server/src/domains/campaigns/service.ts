@@ -21,7 +21,8 @@ import { presentCampaign, presentRecipient } from "./presenter.js";
 import * as repo from "./repository.js";
 import { queueScheduledStart, scheduleInstant } from "./schedule.js";
 import { campaignDir, type CampaignUpload } from "./upload.js";
-import { templateRefusal } from "./template-check.js";
+import { templateRefusal, templateTexts } from "./template-check.js";
+import { assertNoBlockedWords } from "../keywords/service.js";
 
 const refuse = (code: ErrorCode, message: string, field: string) => new AppError(code, message, { fields: { [field]: message } });
 const notFound = () => new AppError("ERR_CAMPAIGN_NOT_FOUND", CAMPAIGN_MESSAGES.notFound);
@@ -69,6 +70,8 @@ export async function createCampaign(ctx: AppContext, actor: RequestActor, uploa
       // the shared rule's message says why (not approved, unsupported header or button)
       if (why) throw refuse("ERR_CAMPAIGN_TEMPLATE_INVALID", why, "templateIds");
     }
+    // the company's block list (Keywords): the templates' texts may not carry a listed word
+    await assertNoBlockedWords(ctx.sql, companyId, templates.flatMap(templateTexts));
     const active = (await repo.activeNumbersOf(ctx.sql, companyId, businessId)).map((n) => n.id);
     const chosen = [...new Set(input.phoneIds)];
     if (chosen.some((id) => !active.includes(id))) throw refuse("ERR_CAMPAIGN_NUMBER_INVALID", CAMPAIGN_MESSAGES.numberInvalid, "phoneIds");

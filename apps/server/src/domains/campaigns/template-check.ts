@@ -11,3 +11,8 @@ export function templateRefusal(t: TemplateCheckRow): string | null {
 export function templateComponents(raw: unknown): Parameters<typeof validateCampaignTemplate>[0]["components"] {
   return Array.isArray(raw) ? (raw as Parameters<typeof validateCampaignTemplate>[0]["components"]) : [];
 }
+
+/** The texts a template sends (header, body, footer, button labels), for the block list. */
+export function templateTexts(t: TemplateCheckRow): string[] {
+  return templateComponents(t.components).flatMap((c) => [c.text ?? "", ...(c.buttons ?? []).map((b) => b.text ?? "")]).filter(Boolean);
+}

@@ -1,4 +1,4 @@
-import { blockedWordsMessage, findBlockedWords, keywordKey, type Keyword } from "@atende/shared";
+import { blockedWordsMatcher, blockedWordsMessage, keywordKey, type Keyword } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import type { Sql } from "../../db/sql.js";
@@ -42,6 +42,13 @@ export async function deleteKeyword(ctx: AppContext, companyId: number, id: numb
 export async function assertNoBlockedWords(sql: Sql, companyId: number, texts: readonly string[]): Promise<void> {
   const words = await repo.activeBlockList(sql, companyId);
   if (!words.length) return;
-  const found = [...new Set(texts.flatMap((t) => findBlockedWords(t, words)))];
+  const match = blockedWordsMatcher(words);
+  const found = [...new Set(texts.flatMap(match))];
   if (found.length) throw new AppError("ERR_BLOCKED_WORDS", blockedWordsMessage(found), { words: found });
+}
+
+/** The company's block-list matcher while the list is on (null when off or empty): for checking many texts. */
+export async function blockListMatcher(sql: Sql, companyId: number): Promise<((text: string) => string[]) | null> {
+  const words = await repo.activeBlockList(sql, companyId);
+  return words.length ? blockedWordsMatcher(words) : null;
 }
