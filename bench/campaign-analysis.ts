@@ -5,13 +5,13 @@
  *   BENCH_ROWS=1000000 nice npx tsx bench/campaign-analysis.ts                  # the 1M-row memory check
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/campaign-analysis.ts   # an empty database you own
  *
- * The server is a process of its own (apps/server/src/main.ts, production settings, jobs on), so its
+ * The server is a process of its own (the bundle `npm start` runs, production settings, jobs on), so its
  * memory is its own: this process samples its resident set (/proc/<pid>/status, every 50 ms) from the
  * upload to the end of the analysis. The file (telefone;cpf;email;nome;valor, 1% duplicates and 1%
  * invalid numbers) is written to disk and uploaded from there as multipart, as the web does. Prints
  * the upload time, the analysis time and rows/s, the server's RSS before and at its peak, and the load.
  */
-import { openAsBlob, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, openAsBlob, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
@@ -79,6 +79,7 @@ async function main() {
     const { company_id: companyId } = await sql.one<{ company_id: number }>("SELECT company_id FROM users WHERE email = $1", [ADMIN.email]);
     const w = await seed(sql, companyId);
 
+    mkdirSync(dataDir, { recursive: true }); // with BENCH_DATABASE_URL nothing has made it yet
     const file = path.join(dataDir, "bench.csv");
     const bytes = writeCsv(file);
     const rssBefore = rssMiB(pid);
