@@ -69,6 +69,12 @@ export const ERROR_STATUS = {
   ERR_COMPANY_INACTIVE: 401,
   ERR_INVALID_CURRENT_PASSWORD: 400,
   ERR_TOO_MANY_SOCKETS: 429,
+  // Campaign dispatch (domains/campaign-dispatch): start/pause refused in the campaign's status, campaigns
+  // switched off for the company, a campaign without a number to send through
+  ERR_CAMPAIGN_NOT_STARTABLE: 409,
+  ERR_CAMPAIGN_NOT_PAUSABLE: 409,
+  ERR_CAMPAIGNS_DISABLED: 403,
+  ERR_CAMPAIGN_NO_NUMBERS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,6 +14,8 @@ export const channel = {
   quickMessage: (companyId: number) => `company-${companyId}-quickmessage`,
   schedule: (companyId: number) => `company-${companyId}-schedule`,
   tag: (companyId: number) => `company-${companyId}-tag`,
+  /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
+  campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
   announcement: () => "company-announcement",
 } as const;
 

@@ -28,6 +28,7 @@ import { webhooksRoutes } from "./webhooks/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
+import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -60,4 +61,5 @@ export const domains: Domain[] = [
   businessesRoutes,
   officialWhatsappRoutes,
   webhooksRoutes,
+  campaignDispatchRoutes,
 ];

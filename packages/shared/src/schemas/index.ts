@@ -21,3 +21,4 @@ export * from "./official-whatsapp.js";
 export * from "./external-api.js";
 export * from "./dashboard.js";
 export * from "./reports.js";
+export * from "./campaign-dispatch.js";

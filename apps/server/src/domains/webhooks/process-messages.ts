@@ -17,6 +17,7 @@ import * as ticketRepo from "../tickets/repository.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import type { WebhookLookups } from "./lookups.js";
 import { applyCloudUpdates } from "./process-updates.js";
+import { applyCampaignWebhookStatuses } from "../campaign-dispatch/webhook-statuses.js";
 
 /** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read, 5 voice note played); failed is 0. */
 export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, played: 5, failed: 0 };
@@ -118,7 +119,15 @@ export async function processMessagesChange(
       }
     }
   }
+  // campaign messages have no message row: their statuses go to the campaign rows (one batch)
+  let campaignIds = new Set<string>();
+  try {
+    campaignIds = await applyCampaignWebhookStatuses(ctx, target.companyId, value.statuses ?? []);
+  } catch (err) {
+    failure ??= err;
+  }
   for (const status of value.statuses ?? []) {
+    if (campaignIds.has(status.id)) continue;
     try {
       await processStatus(ctx, target, status);
     } catch (err) {
