@@ -15,11 +15,14 @@ export const RESUME_JOB = "campaign-dispatch.resume";
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
 const BATCH_SECONDS = 0.25;
 /** Margin added to the sliding one-second window so a send never lands in the same second as the one `rate` sends before it. */
-const WINDOW_MARGIN_MS = 3;
+const WINDOW_MARGIN_MS = 10;
 const IDLE_MS = 250;
 const RECONCILE_EVERY_MS = 5000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+type Claim = { kind: "rows"; campaignId: number; rows: repo.ClaimedRow[] } | { kind: "idle"; campaignIds: number[] } | { kind: "done" };
+type BatchResult = { row: repo.ClaimedRow; outcome: SendOutcome; at: Date };
 
 /**
  * The dispatch engine of one server process (docs/architecture.md "Dispatch: exact rate, exactly
@@ -132,25 +135,56 @@ class NumberLoop {
     const rate = number.throughputPerSecond;
     const batchSize = Math.max(1, Math.ceil(rate * BATCH_SECONDS));
     const sender = number.sandbox ? this.d.senders.sandbox : this.d.senders.graph;
-    while (!this.stopping && !this.d.isStopped) {
-      if (!(await repo.renewLease(this.ctx.sql, number.id, this.d.opts.ownerId, this.d.opts.leaseMs))) return;
-      const campaigns = await repo.runningCampaignsOf(this.ctx.sql, number);
-      if (!campaigns.length) return;
-      let claimed: { campaignId: number; rows: repo.ClaimedRow[] } | null = null;
-      for (let i = 0; i < campaigns.length && !claimed; i++) {
-        const c = campaigns[(this.turn + i) % campaigns.length]!;
-        const rows = await this.claim(number, c.id, batchSize);
-        if (rows.length) claimed = { campaignId: c.id, rows };
+    let recording: Promise<void> = Promise.resolve();
+    // the next batch is claimed while the current one goes out, so the schedule has no gaps
+    let prefetch: Promise<Claim> | null = null;
+    try {
+      while (!this.stopping && !this.d.isStopped) {
+        const claim = await (prefetch ?? this.nextClaim(number, batchSize));
+        prefetch = null;
+        if (claim.kind === "done") return;
+        if (claim.kind === "idle") {
+          await recording;
+          await finishIfDone(this.ctx, claim.campaignIds);
+          this.nextSlot = 0;
+          await sleep(IDLE_MS);
+          continue;
+        }
+        prefetch = this.nextClaim(number, batchSize);
+        const { answers } = await this.sendBatch(number, sender, rate, claim.campaignId, claim.rows);
+        recording = recording.then(() =>
+          answers.then((r) => recordResults(this.ctx, this.d.opts, number, claim.campaignId, r)).catch((err: unknown) =>
+            // the rows stay `sending` and are reconciled from their status webhooks
+            this.ctx.log.error({ err, numberId: number.id, campaignId: claim.campaignId }, "campaign batch answers could not be recorded"),
+          ),
+        );
       }
-      this.turn++;
-      if (!claimed) {
-        await finishIfDone(this.ctx, campaigns.map((c) => c.id));
-        this.nextSlot = 0;
-        await sleep(IDLE_MS);
-        continue;
-      }
-      await this.sendBatch(number, sender, rate, claimed.campaignId, claimed.rows);
+    } finally {
+      await recording;
+      if (prefetch) await this.unclaim(await prefetch.catch(() => null));
     }
+  }
+
+  /** Rows claimed ahead and never sent (the loop stopped): back to pending, as if never claimed. */
+  private async unclaim(claim: Claim | null): Promise<void> {
+    if (claim?.kind !== "rows") return;
+    await this.ctx.sql.exec("UPDATE campaign_recipients SET state = 'pending', claimed_at = NULL WHERE id = ANY($1::bigint[]) AND state = 'sending'", [
+      claim.rows.map((r) => r.id),
+    ]);
+  }
+
+  /** Renews the lease, re-reads the running campaigns (a pause shows here) and claims from them in turn. */
+  private async nextClaim(number: SendingNumber, batchSize: number): Promise<Claim> {
+    if (!(await repo.renewLease(this.ctx.sql, number.id, this.d.opts.ownerId, this.d.opts.leaseMs))) return { kind: "done" };
+    const campaigns = await repo.runningCampaignsOf(this.ctx.sql, number);
+    if (!campaigns.length) return { kind: "done" };
+    const turn = this.turn++;
+    for (let i = 0; i < campaigns.length; i++) {
+      const c = campaigns[(turn + i) % campaigns.length]!;
+      const rows = await this.claim(number, c.id, batchSize);
+      if (rows.length) return { kind: "rows", campaignId: c.id, rows };
+    }
+    return { kind: "idle", campaignIds: campaigns.map((c) => c.id) };
   }
 
   /**
@@ -207,9 +241,16 @@ class NumberLoop {
     this.nextSlot = Math.max(at, this.nextSlot) + 1000 / rate;
   }
 
-  private async sendBatch(number: SendingNumber, sender: CampaignSender, rate: number, campaignId: number, rows: repo.ClaimedRow[]): Promise<void> {
+  /** Sends each row at its slot; resolves once the last request has gone out, with the promise of all answers. */
+  private async sendBatch(
+    number: SendingNumber,
+    sender: CampaignSender,
+    rate: number,
+    campaignId: number,
+    rows: repo.ClaimedRow[],
+  ): Promise<{ answers: Promise<BatchResult[]> }> {
     const templates = await this.templatesOf(number.companyId, campaignId);
-    const inflight: Promise<{ row: repo.ClaimedRow; outcome: SendOutcome; at: Date }>[] = [];
+    const inflight: Promise<BatchResult>[] = [];
     for (const row of rows) {
       await this.slot(rate);
       const template = row.template_id === null ? undefined : templates.get(row.template_id);
@@ -227,8 +268,7 @@ class NumberLoop {
         ),
       );
     }
-    const results = await Promise.all(inflight);
-    await recordResults(this.ctx, this.d.opts, number, campaignId, results);
+    return { answers: Promise.all(inflight) };
   }
 }
 
@@ -242,7 +282,7 @@ export async function recordResults(
   opts: DispatchOptions,
   number: SendingNumber,
   campaignId: number,
-  results: { row: repo.ClaimedRow; outcome: SendOutcome; at: Date }[],
+  results: BatchResult[],
 ): Promise<void> {
   const known = results.filter((r) => r.outcome.kind !== "unknown");
   const violation = results.find((r) => r.outcome.kind === "violation")?.outcome;

@@ -1,5 +1,4 @@
 import type { AppContext } from "../../core/context.js";
-import type { Sql } from "../../db/sql.js";
 import { applyTransitions, recountCampaign, type Transition } from "./counters.js";
 import { campaignNotifier } from "./events.js";
 import { isExpiryError } from "./outcome.js";
@@ -128,29 +127,4 @@ export async function finishIfDone(ctx: AppContext, campaignIds: number[]): Prom
   for (const { id } of done) await recountCampaign(ctx.sql, id);
   if (done.length) campaignNotifier(ctx).changed(done.map((d) => d.id));
   return done.map((d) => d.id);
-}
-
-/**
- * A reply: a message from a campaign recipient's phone to the number that sent them the campaign,
- * after it was sent, sets the row's replied_at (the first reply only) and the campaign's
- * count_replied. Returns the queue of the campaign replied to (the most recent send), so a new ticket
- * goes there. Runs inside the inbound pipeline's transaction.
- */
-export async function noteCampaignReply(sql: Sql, companyId: number, whatsappId: number, phone: string, at: Date): Promise<{ campaignId: number; queueId: number | null } | null> {
-  const row = await sql.maybe<{ id: string; campaign_id: number; replied_at: Date | null; queue_id: number | null }>(
-    `SELECT r.id::text, r.campaign_id, r.replied_at, c.queue_id
-       FROM official_numbers o
-       JOIN campaign_recipients r ON r.official_number_id = o.id AND r.phone = $3 AND r.sent_at IS NOT NULL AND r.sent_at <= $4
-       JOIN campaigns c ON c.id = r.campaign_id
-      WHERE o.company_id = $1 AND o.whatsapp_id = $2
-      ORDER BY r.sent_at DESC LIMIT 1
-      FOR UPDATE OF r`,
-    [companyId, whatsappId, phone, at],
-  );
-  if (!row) return null;
-  if (row.replied_at === null) {
-    await sql.exec("UPDATE campaign_recipients SET replied_at = $2 WHERE id = $1", [row.id, at]);
-    await applyTransitions(sql, [{ campaignId: row.campaign_id, before: "x", after: "x", replied: true }]);
-  }
-  return { campaignId: row.campaign_id, queueId: row.queue_id };
 }
