@@ -28,6 +28,8 @@ const A = {} as {
   scheduleId: number;
   importId: string;
   helpId: number;
+  campaignId: number;
+  sandboxBusinessId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -105,6 +107,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/officialWhatsapp/:id": { params: { id: id("officialWhatsappId") }, body: { PUT: () => ({ active: false }) } },
   "/api/officialWhatsapp/ticket/:ticketId/templates": { params: { ticketId: id("ticketId") } },
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
+  "/api/campaigns/:id/start": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/pause": { params: { id: id("campaignId") } },
+  "/api/sandbox-businesses/:id/failure-rate": { params: { id: id("sandboxBusinessId") }, body: { PUT: () => ({ failureRate: 0.9 }) } },
 };
 
 /**
@@ -197,6 +202,16 @@ async function seedCompanyA(): Promise<void> {
     A.businessId,
   ]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
+  const costCenter = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
+  A.campaignId = (await one<{ id: number }>(
+    "INSERT INTO campaigns (company_id, name, status, cost_center_id, business_id, count_total) VALUES ($1, 'Campanha A', 'READY', $2, $3, 1) RETURNING id",
+    [c, costCenter, A.businessId],
+  )).id;
+  await app.sql.exec("INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')", [c, A.campaignId]);
+  A.sandboxBusinessId = (await one<{ id: number }>(
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', 's', 's', 's', true) RETURNING id",
+    [c],
+  )).id;
 }
 
 /** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */
@@ -218,6 +233,8 @@ const COMPANY_TABLES = [
   "contact_imports",
   "businesses",
   "official_numbers",
+  "campaigns",
+  "campaign_recipients",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

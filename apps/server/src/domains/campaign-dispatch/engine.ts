@@ -9,8 +9,10 @@ import * as repo from "./repository.js";
 import type { CampaignSender, SendingNumber } from "./sender.js";
 import { finishIfDone } from "./statuses.js";
 import type { CampaignTemplate } from "./template-message.js";
+import { UNCONFIRMED } from "./unconfirmed.js";
 
 export const RESUME_JOB = "campaign-dispatch.resume";
+
 
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
 const BATCH_SECONDS = 0.25;
@@ -37,6 +39,7 @@ export class CampaignDispatcher {
   private polling: Promise<void> | null = null;
   private lastReconcile = 0;
   private stopped = false;
+  private started = false;
 
   constructor(
     readonly ctx: AppContext,
@@ -46,6 +49,7 @@ export class CampaignDispatcher {
 
   start(): void {
     this.stopped = false;
+    this.started = true;
     const tick = () => {
       if (this.stopped) return;
       this.kick();
@@ -56,7 +60,7 @@ export class CampaignDispatcher {
 
   /** Looks for work now (after a start, a resume). */
   kick(): void {
-    if (this.stopped || this.polling) return;
+    if (!this.started || this.stopped || this.polling) return;
     this.polling = this.poll()
       .catch((err: unknown) => this.ctx.log.error({ err }, "campaign dispatcher: polling for running campaigns failed; tried again next poll"))
       .finally(() => {
@@ -152,6 +156,9 @@ class NumberLoop {
         }
         prefetch = this.nextClaim(number, batchSize);
         const { answers } = await this.sendBatch(number, sender, rate, claim.campaignId, claim.rows);
+        // backpressure: at most one batch's answers wait to be recorded, so a slow database slows the
+        // sending instead of leaving rows `sending` for long
+        await recording;
         recording = recording.then(() =>
           answers.then((r) => recordResults(this.ctx, this.d.opts, number, claim.campaignId, r)).catch((err: unknown) =>
             // the rows stay `sending` and are reconciled from their status webhooks
@@ -305,15 +312,20 @@ export async function recordResults(
     );
     const after = await sql.many<{ id: string; state: string; phone: string; sent: boolean }>(
       `UPDATE campaign_recipients r SET
-          state = CASE WHEN r.state <> 'sending' THEN r.state
+          state = CASE WHEN r.state = 'failed' AND r.error_message LIKE '${UNCONFIRMED}%' AND x.kind = 'sent' THEN 'sent'
+                       WHEN r.state <> 'sending' THEN r.state
                        WHEN x.kind = 'sent' THEN 'sent' WHEN x.kind = 'failed' THEN 'failed' ELSE 'pending' END,
           provider_id = COALESCE(r.provider_id, x.provider_id),
           sent_at = CASE WHEN x.kind = 'sent' THEN COALESCE(r.sent_at, x.at) ELSE r.sent_at END,
           attempts = r.attempts + CASE WHEN x.kind = 'violation' THEN 0 ELSE 1 END,
           next_attempt_at = CASE WHEN x.kind = 'retry' THEN x.next_at ELSE r.next_attempt_at END,
           error_code = CASE WHEN x.kind IN ('failed', 'retry') AND r.state = 'sending' THEN x.code ELSE r.error_code END,
-          error_message = CASE WHEN x.kind IN ('failed', 'retry') AND r.state = 'sending' THEN x.message ELSE r.error_message END,
-          failed_at = CASE WHEN x.kind = 'failed' AND r.state = 'sending' THEN x.at ELSE r.failed_at END
+          error_message = CASE WHEN x.kind IN ('failed', 'retry') AND r.state = 'sending' THEN x.message
+                               WHEN x.kind = 'sent' AND r.state = 'failed' AND r.error_message LIKE '${UNCONFIRMED}%' THEN ''
+                               ELSE r.error_message END,
+          failed_at = CASE WHEN x.kind = 'failed' AND r.state = 'sending' THEN x.at
+                           WHEN x.kind = 'sent' AND r.state = 'failed' AND r.error_message LIKE '${UNCONFIRMED}%' THEN NULL
+                           ELSE r.failed_at END
          FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[])
               AS x(id, kind, provider_id, code, message, next_at, at)
         WHERE r.id = x.id
@@ -364,7 +376,7 @@ export async function reconcileUnconfirmed(ctx: AppContext, reconcileMs: number)
   const rows = await ctx.sql.tx(async (sql) => {
     const ended = await sql.many<{ campaign_id: number }>(
       `UPDATE campaign_recipients SET state = 'failed', failed_at = now(), error_code = NULL,
-              error_message = 'outcome not confirmed: the send was interrupted and no status confirmed it'
+              error_message = '${UNCONFIRMED}: the send was interrupted and no status confirmed it'
         WHERE id IN (SELECT id FROM campaign_recipients WHERE state = 'sending' AND claimed_at < now() - $1 * interval '1 millisecond'
                       ORDER BY id LIMIT 5000 FOR UPDATE SKIP LOCKED)
         RETURNING campaign_id`,

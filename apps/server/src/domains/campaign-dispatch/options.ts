@@ -26,6 +26,11 @@ export interface DispatchOptions {
   sandboxStepMs: number;
   /** This process's id in the lease table. */
   ownerId: string;
+  /**
+   * Whether this process runs the dispatcher: CAMPAIGN_DISPATCH=true|false; unset, it follows RUN_JOBS
+   * (every job-running process dispatches).
+   */
+  enabled: boolean | null;
 }
 
 const num = (env: NodeJS.ProcessEnv, key: string, fallback: number) => {
@@ -43,5 +48,6 @@ export function dispatchOptions(env: NodeJS.ProcessEnv = process.env): DispatchO
     pairGapMs: 6000,
     sandboxStepMs: num(env, "CAMPAIGN_SANDBOX_STEP_MS", 1000),
     ownerId: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+    enabled: env.CAMPAIGN_DISPATCH === "true" ? true : env.CAMPAIGN_DISPATCH === "false" ? false : null,
   };
 }

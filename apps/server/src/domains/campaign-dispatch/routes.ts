@@ -49,7 +49,7 @@ export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOpti
         resumeWaiting(ctx, companyId, campaignId, async (at) => void (await ctx.jobs.send(RESUME_JOB, { companyId, campaignId }, { startAfter: at })), kick),
     });
 
-    if (ctx.config.runJobs) {
+    if (opts.enabled ?? ctx.config.runJobs) {
       api.addHook("onReady", async () => dispatcher.start());
     }
     api.addHook("onClose", async () => {

@@ -2,6 +2,7 @@ import type { AppContext } from "../../core/context.js";
 import { applyTransitions, recountCampaign, type Transition } from "./counters.js";
 import { campaignNotifier } from "./events.js";
 import { isExpiryError } from "./outcome.js";
+import { UNCONFIRMED } from "./unconfirmed.js";
 
 /** One status of a campaign message: Meta's webhook or the sandbox's simulation. */
 export interface CampaignStatus {
@@ -24,6 +25,7 @@ interface RowState {
   campaign_id: number;
   state: string;
   provider_id: string | null;
+  error_message: string;
 }
 
 /**
@@ -33,8 +35,8 @@ interface RowState {
  * answer and the record): that is how a row left `sending` learns its outcome. A status naming a
  * row that has another provider id is not this row's. States only rise (sent → delivered → read); a
  * failed status applies before delivery; a failure whose error says the time-to-live passed is
- * `expired`. A row failed only because nothing confirmed it (no provider id) is revived by a later
- * positive status. Returns the provider ids that were campaign messages.
+ * `expired`. A row failed only because nothing confirmed it in time is revived by a later
+ * positive status (and its late answer). Returns the provider ids that were campaign messages.
  */
 export async function applyCampaignStatuses(ctx: AppContext, companyId: number, statuses: CampaignStatus[]): Promise<Set<string>> {
   const wanted = statuses.filter((s) => s.providerId && (POSITIVE.has(s.status) || s.status === "failed"));
@@ -42,7 +44,7 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
   const rowIds = wanted.map((s) => s.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
   const { handled, campaigns } = await ctx.sql.tx(async (sql) => {
     const rows = await sql.many<RowState>(
-      `SELECT id::text, campaign_id, state, provider_id FROM campaign_recipients
+      `SELECT id::text, campaign_id, state, provider_id, error_message FROM campaign_recipients
         WHERE company_id = $1 AND (provider_id = ANY($2::text[]) OR id = ANY($3::bigint[]))
         ORDER BY id FOR UPDATE`,
       [companyId, wanted.map((s) => s.providerId), rowIds],
@@ -50,7 +52,7 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
     if (!rows.length) return { handled: new Set<string>(), campaigns: [] as number[] };
     const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const next = new Map<string, RowState & { before: string; at: Record<string, Date>; error?: { code: number | null; message: string } }>();
+    const next = new Map<string, RowState & { before: string; revived?: boolean; at: Record<string, Date>; error?: { code: number | null; message: string } }>();
     const handled = new Set<string>();
     for (const s of wanted) {
       let row = byProvider.get(s.providerId);
@@ -64,7 +66,8 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
       cur.provider_id ??= s.providerId;
       const at = s.at ?? new Date();
       if (POSITIVE.has(s.status)) {
-        const revivable = cur.state === "failed" && row.provider_id === null && cur.before === "failed";
+        const revivable = cur.state === "failed" && cur.before === "failed" && row.error_message.startsWith(UNCONFIRMED);
+        if (revivable) cur.revived = true;
         if (revivable || (RANK[cur.state] !== undefined && RANK[s.status]! > RANK[cur.state]!)) cur.state = s.status;
         cur.at[`${s.status}_at`] = at;
         if (s.status !== "sent") cur.at.sent_at ??= at;
@@ -82,12 +85,13 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
     await sql.exec(
       `UPDATE campaign_recipients r SET state = x.state, provider_id = COALESCE(r.provider_id, x.provider_id),
               sent_at = COALESCE(r.sent_at, x.sent_at), delivered_at = COALESCE(r.delivered_at, x.delivered_at),
-              read_at = COALESCE(r.read_at, x.read_at), failed_at = COALESCE(x.failed_at, r.failed_at),
+              read_at = COALESCE(r.read_at, x.read_at),
+              failed_at = CASE WHEN x.revived THEN NULL ELSE COALESCE(x.failed_at, r.failed_at) END,
               error_code = CASE WHEN x.state IN ('failed', 'expired') AND x.error_message IS NOT NULL THEN x.error_code ELSE r.error_code END,
               error_message = CASE WHEN x.state IN ('failed', 'expired') AND x.error_message IS NOT NULL THEN x.error_message
                                    WHEN x.state IN ('sent', 'delivered', 'read') THEN '' ELSE r.error_message END
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[])
-              AS x(id, state, provider_id, sent_at, delivered_at, read_at, failed_at, error_code, error_message)
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::text[], $10::boolean[])
+              AS x(id, state, provider_id, sent_at, delivered_at, read_at, failed_at, error_code, error_message, revived)
         WHERE r.id = x.id`,
       [
         changes.map((c) => c.id),
@@ -99,6 +103,7 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
         date("failed_at"),
         changes.map((c) => c.error?.code ?? null),
         changes.map((c) => c.error?.message ?? null),
+        changes.map((c) => c.revived === true),
       ],
     );
     const transitions: Transition[] = changes.map((c) => ({ campaignId: c.campaign_id, before: c.before, after: c.state }));
