@@ -40,7 +40,7 @@ async function main() {
   const db = await benchDatabase("campaign-dispatch");
   const pool = createPool(db.url, 4);
   const sql = new Sql(pool);
-  await migrate(sql);
+  await migrate(pool);
   const fake = await startFakeGraphProcess();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "atende-bench-dispatch-"));
   const servers: ServerProcess[] = [];
@@ -61,7 +61,7 @@ async function main() {
       [companyId, fake.wabaId, fake.accessToken, fake.appSecret],
     );
     await fake.setTemplates([fakeTemplate("pedido_enviado")]);
-    const fakePhones = RATES.map((_, i) => fakePhone({ digits: `552199990${String(1000 + i)}` }));
+    const fakePhones = RATES.map((_, i) => fakePhone({ digits: `552199990${String(1000 + i)}`, messaging_limit_tier: "TIER_UNLIMITED" }));
     await fake.setPhones(fakePhones);
     const numbers: number[] = [];
     for (const [i, p] of fakePhones.entries()) {

@@ -162,7 +162,7 @@ describe("Graph errors: retried or failed by code", () => {
     expect(c.account_violation).toContain("368");
     expect(c.account_violation).toContain("Temporarily blocked");
     const rows = await rowStates(id);
-    expect(rows[2]).toMatchObject({ state: "pending", attempts: 0 });
+    expect(rows[2], JSON.stringify(rows)).toMatchObject({ state: "pending", attempts: 0 });
     // started again (the supervisor dealt with it): the violation clears and the rest goes out
     expect((await start(t, id)).json()).toMatchObject({ status: "RUNNING", accountViolation: "" });
     await until(id, "FINISHED");

@@ -168,7 +168,14 @@ class NumberLoop {
       }
     } finally {
       await recording;
-      if (prefetch) await this.unclaim(await prefetch.catch(() => null));
+      if (prefetch) {
+        const ahead = await prefetch.catch((err: unknown) => {
+          // a failed claim took no rows (its transaction rolled back)
+          this.ctx.log.warn({ err, numberId: this.numberId }, "campaign claim ahead failed while the loop stopped");
+          return null;
+        });
+        await this.unclaim(ahead);
+      }
     }
   }
 

@@ -55,8 +55,8 @@ export async function templateId(sql: Sql, businessId: number, name: string): Pr
 export async function buildSandboxBusiness(sql: Sql, companyId: number): Promise<{ businessId: number; numberId: number; whatsappId: number; templateId: number }> {
   const b = await sql.one<{ id: number }>(
     `INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox)
-     VALUES ($1, 'Sandbox', 'sandbox-' || $1, 'sandbox', 'sandbox', 'sandbox', true) RETURNING id`,
-    [companyId],
+     VALUES ($1, 'Sandbox', $2, 'sandbox', 'sandbox', 'sandbox', true) RETURNING id`,
+    [companyId, `sandbox-${companyId}`],
   );
   const w = await sql.one<{ id: number }>(
     "INSERT INTO whatsapps (company_id, name, provider, status) VALUES ($1, 'Sandbox campanhas', 'sandbox', 'CONNECTED') RETURNING id",
@@ -64,8 +64,8 @@ export async function buildSandboxBusiness(sql: Sql, companyId: number): Promise
   );
   const n = await sql.one<{ id: number }>(
     `INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number, display_phone_number, messaging_limit, throughput_per_second)
-     VALUES ($1, $2, $3, 'sandbox-' || $2, '5500000' || lpad($2::text, 6, '0'), '+55 00000', 'TIER_UNLIMITED', 50) RETURNING id`,
-    [companyId, w.id, b.id],
+     VALUES ($1, $2, $3, $4, $5, '+55 00000', 'TIER_UNLIMITED', 50) RETURNING id`,
+    [companyId, w.id, b.id, `sandbox-${w.id}`, `5500000${String(w.id).padStart(6, "0")}`],
   );
   const t = await sql.one<{ id: number }>(
     `INSERT INTO whatsapp_templates (company_id, business_id, template_id, name, language, category, status, components, variable_count)
