@@ -19,6 +19,8 @@ const BATCH_SECONDS = 0.25;
 /** Margin added to the sliding one-second window so a send never lands in the same second as the one `rate` sends before it. */
 const WINDOW_MARGIN_MS = 10;
 const IDLE_MS = 250;
+/** Batches whose answers may wait to be recorded while the next ones go out (4 × 0.25 s). */
+const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -140,6 +142,7 @@ class NumberLoop {
     const batchSize = Math.max(1, Math.ceil(rate * BATCH_SECONDS));
     const sender = number.sandbox ? this.d.senders.sandbox : this.d.senders.graph;
     let recording: Promise<void> = Promise.resolve();
+    const unrecorded: Promise<void>[] = [];
     // the next batch is claimed while the current one goes out, so the schedule has no gaps
     let prefetch: Promise<Claim> | null = null;
     try {
@@ -156,15 +159,16 @@ class NumberLoop {
         }
         prefetch = this.nextClaim(number, batchSize);
         const { answers } = await this.sendBatch(number, sender, rate, claim.campaignId, claim.rows);
-        // backpressure: at most one batch's answers wait to be recorded, so a slow database slows the
-        // sending instead of leaving rows `sending` for long
-        await recording;
+        // backpressure: at most MAX_UNRECORDED batches (a second of sending) wait to be recorded, so a
+        // database slower than the sends slows the sending instead of leaving rows `sending` for long
         recording = recording.then(() =>
           answers.then((r) => recordResults(this.ctx, this.d.opts, number, claim.campaignId, r)).catch((err: unknown) =>
             // the rows stay `sending` and are reconciled from their status webhooks
             this.ctx.log.error({ err, numberId: number.id, campaignId: claim.campaignId }, "campaign batch answers could not be recorded"),
           ),
         );
+        unrecorded.push(recording);
+        if (unrecorded.length > MAX_UNRECORDED) await unrecorded.shift();
       }
     } finally {
       await recording;

@@ -33,21 +33,25 @@ export interface PortfolioOutput {
 
 /**
  * `remainingOutput` of a business (portfolio): the tier limit minus the unique phones of its
- * business-initiated sends in the last 24 hours. A sandbox business has no limit. Shared by the
- * dispatcher and `/api/phones`.
+ * business-initiated sends in the last 24 hours (`used` is 0 when unlimited: not counted). A sandbox
+ * business has no limit. Shared by the dispatcher and `/api/phones`.
  */
 export async function portfolioOutput(sql: Sql, companyId: number, businessId: number): Promise<PortfolioOutput> {
-  const row = await sql.one<{ tiers: string[]; sandbox: boolean; used: number }>(
+  const row = await sql.one<{ tiers: string[]; sandbox: boolean }>(
     `SELECT COALESCE((SELECT array_agg(o.messaging_limit) FROM official_numbers o
                        WHERE o.company_id = b.company_id AND o.business_id = b.id AND o.messaging_limit <> ''), '{}') AS tiers,
-            b.sandbox,
-            (SELECT count(DISTINCT s.phone)::int FROM business_initiated_sends s
-              WHERE s.business_id = b.id AND s.sent_at > now() - interval '24 hours') AS used
+            b.sandbox
        FROM businesses b WHERE b.company_id = $1 AND b.id = $2`,
     [companyId, businessId],
   );
   const limit = row.sandbox ? Number.POSITIVE_INFINITY : tierLimit(row.tiers);
-  return { limit, used: row.used, remaining: Math.max(0, limit - row.used) };
+  // an unlimited portfolio needs no count of its window (the dispatcher asks before every batch)
+  if (!Number.isFinite(limit)) return { limit, used: 0, remaining: limit };
+  const { used } = await sql.one<{ used: number }>(
+    "SELECT count(DISTINCT phone)::int AS used FROM business_initiated_sends WHERE business_id = $1 AND sent_at > now() - interval '24 hours'",
+    [businessId],
+  );
+  return { limit, used, remaining: Math.max(0, limit - used) };
 }
 
 /** When the oldest business-initiated send of the window leaves it (room frees up then), or null. */
