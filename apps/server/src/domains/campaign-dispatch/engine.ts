@@ -17,13 +17,16 @@ export const RESUME_JOB = "campaign-dispatch.resume";
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
 const BATCH_SECONDS = 0.25;
 /** Margin added to the sliding one-second window so a send never lands in the same second as the one `rate` sends before it. */
-const WINDOW_MARGIN_MS = 10;
+const WINDOW_MARGIN_MS = 15;
 const IDLE_MS = 250;
 /** Batches whose answers may wait to be recorded while the next ones go out (4 × 0.25 s). */
 const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A seam for tests and the bench: the time each send starts, per number (the pacing's own clock). */
+export const sendStarts: { observe?: (numberId: number, at: number) => void } = {};
 
 type Claim = { kind: "rows"; campaignId: number; rows: repo.ClaimedRow[] } | { kind: "idle"; campaignIds: number[] } | { kind: "done" };
 type BatchResult = { row: repo.ClaimedRow; outcome: SendOutcome; at: Date };
@@ -254,6 +257,7 @@ class NumberLoop {
     if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
     while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
     const started = Date.now();
+    sendStarts.observe?.(this.numberId, started);
     this.starts.push(started);
     if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
     this.nextSlot = Math.max(at, this.nextSlot) + 1000 / rate;
