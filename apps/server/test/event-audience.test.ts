@@ -255,6 +255,20 @@ describe("company-wide events reach every user of the company and no one else", 
     expect(await receivers("schedule", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);
   });
 
+  it("campaign-updated: the company's supervisors and admins only", async () => {
+    const costCenter = await app.sql.one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro') RETURNING id", [t.companyId]);
+    const business = await app.sql.one<{ id: number }>(
+      "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM', 'waba-audience', 't', 's', 'v') RETURNING id",
+      [t.companyId],
+    );
+    const campaign = await app.sql.one<{ id: number }>(
+      "INSERT INTO campaigns (company_id, name, status, cost_center_id, business_id) VALUES ($1, 'Campanha', 'RUNNING', $2, $3) RETURNING id",
+      [t.companyId, costCenter.id, business.id],
+    );
+    expect((await app.api("POST", `/api/campaigns/${campaign.id}/pause`, { token: tokens.supervisor })).statusCode).toBe(200);
+    expect(await receivers("campaign-updated", ["admin", "supervisor", "supervisorB"])).toEqual(["admin", "supervisor", "supervisorB"]);
+  });
+
   it("quickMessage: a company-wide one to everyone, a private one to its author only", async () => {
     await api("POST", "/api/quick-messages", tokens.userB!, { shortcode: "todos", message: "Olá", geral: true });
     expect(await receivers("quickmessage", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);

@@ -34,6 +34,7 @@ const A = {} as {
   campaignId: number;
   costCenterId: number;
   officialNumberId: number;
+  sandboxBusinessId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -133,6 +134,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/officialWhatsapp/ticket/:ticketId/template": { params: { ticketId: id("ticketId") }, body: { POST: () => ({ templateId: 1 }) } },
   "/api/sms/cost-center/:id": { params: { id: id("costCenterId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/phones/:id": { params: { id: id("officialNumberId") }, body: { PUT: () => ({ throughputPerSecond: 1 }) } },
+  "/api/campaigns/:id/start": { params: { id: id("campaignId") } },
+  "/api/campaigns/:id/pause": { params: { id: id("campaignId") } },
+  "/api/sandbox-businesses/:id/failure-rate": { params: { id: id("sandboxBusinessId") }, body: { PUT: () => ({ failureRate: 0.9 }) } },
 };
 
 /**
@@ -238,6 +242,10 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')",
     [c, A.campaignId],
   );
+  A.sandboxBusinessId = (await one<{ id: number }>(
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', 's', 's', 's', true) RETURNING id",
+    [c],
+  )).id;
 }
 
 /** Every row of company A (and the platform rows A uses), as JSON, to compare before and after. */

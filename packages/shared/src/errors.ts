@@ -91,6 +91,11 @@ export const ERROR_STATUS = {
   ERR_NO_COST_CENTER_FOUND: 404,
   ERR_NO_TEMPLATE_FOUND: 404,
   ERR_SANDBOX_BUSINESS_NO_SYNC: 409,
+  // Campaign dispatch (domains/campaign-dispatch): start/pause refused in the campaign's status, a
+  // campaign without a number to send through
+  ERR_CAMPAIGN_NOT_STARTABLE: 409,
+  ERR_CAMPAIGN_NOT_PAUSABLE: 409,
+  ERR_CAMPAIGN_NO_NUMBERS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

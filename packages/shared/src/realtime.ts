@@ -16,6 +16,7 @@ export const channel = {
   tag: (companyId: number) => `company-${companyId}-tag`,
   /** WhatsApp campaigns (spec 3 §7 real-time events): supervisors and above of the company. */
   campaignCreated: (companyId: number) => `company-${companyId}-campaign-created`,
+  /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
   campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
   announcement: () => "company-announcement",
 } as const;

@@ -12,6 +12,7 @@ import * as whatsappRepo from "../domains/whatsapp/repository.js";
 import { AppError } from "../core/errors.js";
 import type { Sql } from "../db/sql.js";
 import type { InboundMessage } from "./driver.js";
+import { noteCampaignReplies } from "../domains/campaign-dispatch/replies.js";
 import { takeRatingReply } from "./routing/closing.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { isConnectionNumber } from "./routing/own-numbers.js";
@@ -189,6 +190,8 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
     await messageRepo.touchTicketWithMessage(sql, companyId, ticketId, messageId, messagePreview(msg.body, msg.mediaType, msg.media?.fileName, msg.unsupported), fromMe);
     await touchExpiry(ctx, sql, companyId, ticketId, connection.expires_ticket);
     let decision: RoutingDecision | null = null;
+    // a campaign recipient answering the number that sent it (domains/campaign-dispatch/replies.ts)
+    if (!fromMe && !msg.isGroup) await noteCampaignReplies(sql, companyId, whatsappId, [{ phone: senderKey(msg), at: msg.timestamp ?? new Date() }]);
     if (!fromMe) {
       decision = await decideRoute(sql, ticket!, connection, msg.body, ticketCreated);
       if (Object.keys(decision.patch).length) await ticketRepo.updateTicket(sql, companyId, ticketId, decision.patch);

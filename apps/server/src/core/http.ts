@@ -80,7 +80,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /** A company's on/off setting (settings table, its default when unset). */
-async function companySettingOn(ctx: AppContext, companyId: number, key: NonNullable<RouteGate["companySetting"]>): Promise<boolean> {
+export async function companySettingOn(ctx: AppContext, companyId: number, key: NonNullable<RouteGate["companySetting"]>): Promise<boolean> {
   const row = await ctx.sql.maybe<{ value: string }>("SELECT value FROM settings WHERE company_id = $1 AND key = $2", [companyId, key]);
   const value = row?.value ?? SETTING_DEFAULTS[key];
   return value === "true" || value === "enabled";

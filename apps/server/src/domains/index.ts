@@ -34,6 +34,7 @@ import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
 import { campaignsRoutes } from "./campaigns/routes.js";
+import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -72,4 +73,5 @@ export const domains: Domain[] = [
   campaignsRoutes,
   costCentersRoutes,
   campaignTemplatesRoutes,
+  campaignDispatchRoutes,
 ];

@@ -4,6 +4,7 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { GraphErrorAnswer } from "./errors.js";
 import { checkTemplateSend } from "./template-send.js";
+import { statusDelivery, type FakeStatus, type QueuedStatus, type StatusPlan } from "./status-webhooks.js";
 
 /**
  * A local stand-in for Meta's Graph API (WhatsApp Cloud API), speaking its documented request and
@@ -40,6 +41,8 @@ export interface SentRequest {
   phoneNumberId: string;
   body: Record<string, unknown> & { to?: string; recipient?: string; type?: string; status?: string; message_id?: string };
   messageId: string | null;
+  /** When the request arrived (the first hook of the fake's server, Date.now()). */
+  at: number;
 }
 
 export interface Upload {
@@ -114,6 +117,16 @@ export class FakeGraph {
   /** Every request path seen (method + path), for assertions. */
   readonly requests: string[] = [];
   private app: FastifyInstance | null = null;
+  /** When set, every accepted message gets its status webhooks (sent, delivered, read) posted to the app. */
+  statusPlan: StatusPlan | null = null;
+  /** Recipients whose messages Meta accepts and then reports failed (a `failed` status with this error). */
+  readonly failedStatusFor = new Map<string, { code: number; title: string; details: string }>();
+  /** Status deliveries posted and the answers that were not 200 (for assertions). */
+  statusDeliveries = 0;
+  readonly statusRefusals: { status: number; text: string }[] = [];
+  private statusQueue: { due: number; s: QueuedStatus }[] = [];
+  private statusTimer: NodeJS.Timeout | null = null;
+  private statusPosting: Promise<void> = Promise.resolve();
 
   private constructor(o: FakeGraphOptions) {
     this.accessToken = o.accessToken ?? `EAAG${randomBytes(16).toString("hex")}`;
@@ -192,6 +205,7 @@ export class FakeGraph {
     const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024 });
     await app.register(multipart, { limits: { fileSize: 110 * 1024 * 1024 } });
     app.addHook("onRequest", async (request, reply) => {
+      (request as FastifyRequest & { arrivedAt?: number }).arrivedAt = Date.now();
       this.requests.push(`${request.method} ${request.url.split("?")[0]}`);
       if (!this.authorized(request)) {
         return graphError(reply, 401, 190, "Invalid OAuth access token - Cannot parse access token");
@@ -258,7 +272,7 @@ export class FakeGraph {
           const body = (request.body ?? {}) as SentRequest["body"];
           if (body.messaging_product !== "whatsapp") return graphError(reply, 400, 100, "The parameter messaging_product is required.");
           if (body.status === "read") {
-            this.sent.push({ phoneNumberId, body, messageId: null });
+            this.sent.push({ phoneNumberId, body, messageId: null, at: Date.now() });
             return { success: true };
           }
           // a phone number in `to`, or a business-scoped user id in `recipient` (a user known only by it)
@@ -286,7 +300,8 @@ export class FakeGraph {
             return graphError(reply, 400, 131047, "Re-engagement message", "Message failed to send because more than 24 hours have passed since the customer last replied to this number.");
           }
           const messageId = newWamid();
-          this.sent.push({ phoneNumberId, body, messageId });
+          this.sent.push({ phoneNumberId, body, messageId, at: (request as FastifyRequest & { arrivedAt?: number }).arrivedAt ?? Date.now() });
+          this.planStatuses(phoneNumberId, messageId, to, body.biz_opaque_callback_data);
           const contact = recipient ? { input: recipient, user_id: recipient } : { input: String(body.to), wa_id: this.waIds.get(to) ?? to };
           return { messaging_product: "whatsapp", contacts: [contact], messages: [{ id: messageId }] };
         });
@@ -315,7 +330,65 @@ export class FakeGraph {
     this.app = app;
   }
 
+  /** Queues the accepted message's status webhooks (statusPlan): sent, delivered, read, or sent then failed. */
+  private planStatuses(phoneNumberId: string, wamid: string, to: string, callbackData: unknown): void {
+    const plan = this.statusPlan;
+    if (!plan) return;
+    const phone = this.phone(phoneNumberId);
+    const error = this.failedStatusFor.get(to);
+    const steps: FakeStatus[] = error ? ["sent", "failed"] : ["sent", "delivered", "read"];
+    const step = plan.stepMs ?? 50;
+    steps.forEach((status, i) =>
+      this.statusQueue.push({
+        due: Date.now() + step * (i + 1),
+        s: {
+          phoneNumberId,
+          displayPhoneNumber: phone?.display_phone_number ?? "",
+          wamid,
+          to,
+          status,
+          callbackData: typeof callbackData === "string" ? callbackData : undefined,
+          ...(status === "failed" && error ? { error } : {}),
+        },
+      }),
+    );
+    this.statusTimer ??= setInterval(() => this.flushStatuses(), 25);
+  }
+
+  private flushStatuses(): void {
+    const plan = this.statusPlan;
+    const now = Date.now();
+    const due = this.statusQueue.filter((q) => q.due <= now);
+    if (!due.length || !plan) return;
+    this.statusQueue = this.statusQueue.filter((q) => q.due > now);
+    const per = plan.perDelivery ?? 100;
+    const byPhone = new Map<string, QueuedStatus[]>();
+    for (const { s } of due) byPhone.set(s.phoneNumberId, [...(byPhone.get(s.phoneNumberId) ?? []), s]);
+    const batches: QueuedStatus[][] = [];
+    for (const list of byPhone.values()) for (let i = 0; i < list.length; i += per) batches.push(list.slice(i, i + per));
+    // one delivery after the other, in order (a later status never overtakes an earlier one)
+    this.statusPosting = this.statusPosting.then(async () => {
+      for (const batch of batches) {
+        try {
+          const res = await this.deliver(plan.callbackUrl, statusDelivery(this.wabaId, batch));
+          this.statusDeliveries++;
+          if (res.status !== 200) this.statusRefusals.push(res);
+        } catch (err) {
+          this.statusRefusals.push({ status: 0, text: String(err) });
+        }
+      }
+    });
+  }
+
+  /** Waits until every queued status has been posted. */
+  async statusesSettled(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.statusQueue.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    await this.statusPosting;
+  }
+
   async close(): Promise<void> {
+    if (this.statusTimer) clearInterval(this.statusTimer);
     await this.app?.close();
   }
 }

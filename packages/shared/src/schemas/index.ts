@@ -27,3 +27,4 @@ export * from "./campaigns.js";
 export * from "./cost-centers.js";
 export * from "./campaign-templates.js";
 export * from "./campaign-template-rules.js";
+export * from "./campaign-dispatch.js";

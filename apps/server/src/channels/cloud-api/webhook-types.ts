@@ -93,6 +93,8 @@ export interface CloudStatus {
   status: string;
   timestamp?: string;
   recipient_id?: string;
+  /** Echoed from the send request (campaign sends put the recipient row id there). */
+  biz_opaque_callback_data?: string;
   errors?: CloudError[];
 }
 

@@ -17,6 +17,9 @@ import * as ticketRepo from "../tickets/repository.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 import type { WebhookLookups } from "./lookups.js";
 import { applyCloudUpdates } from "./process-updates.js";
+import { applyCampaignWebhookStatuses } from "../campaign-dispatch/webhook-statuses.js";
+import { noteCampaignReplies } from "../campaign-dispatch/replies.js";
+import { campaignNotifier } from "../campaign-dispatch/events.js";
 
 /** Meta's statuses as the product's ack levels (2 sent, 3 delivered, 4 read, 5 voice note played); failed is 0. */
 export const STATUS_ACK: Record<string, number> = { sent: 2, delivered: 3, read: 4, played: 5, failed: 0 };
@@ -63,6 +66,17 @@ export async function processMessagesChange(
   if (messages.length) {
     // a customer's new number or user id first, so the messages find the contact where it now is
     await applyIdentityChanges(ctx, target, messages);
+    // campaign replies: the first message of a recipient after a campaign send (one statement)
+    try {
+      const replies = messages.filter((m) => m.type !== "system").map((m) => ({
+        phone: contactKey(cloudSender(m)!.from),
+        at: m.timestamp ? new Date(Number(m.timestamp) * 1000) : new Date(),
+      }));
+      const replied = await noteCampaignReplies(ctx.sql, target.companyId, target.whatsappId, replies);
+      if (replied.length) campaignNotifier(ctx).changed(replied);
+    } catch (err) {
+      failure ??= err;
+    }
     const wanted = messages.filter((m) => !IGNORED_TYPES.has(m.type) && !UPDATE_TYPES.has(m.type));
     const updates = messages.filter((m) => UPDATE_TYPES.has(m.type));
     const [, storedRows, connection, ownNumbers] = await Promise.all([
@@ -118,7 +132,15 @@ export async function processMessagesChange(
       }
     }
   }
+  // campaign messages have no message row: their statuses go to the campaign rows (one batch)
+  let campaignIds = new Set<string>();
+  try {
+    campaignIds = await applyCampaignWebhookStatuses(ctx, target.companyId, value.statuses ?? []);
+  } catch (err) {
+    failure ??= err;
+  }
   for (const status of value.statuses ?? []) {
+    if (campaignIds.has(status.id)) continue;
     try {
       await processStatus(ctx, target, status);
     } catch (err) {
