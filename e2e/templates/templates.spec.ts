@@ -56,6 +56,13 @@ test("the WhatsApp templates tab lists the businesses' templates with status, ca
   await expect(page.getByText("BM de teste (sandbox) pronta: 2 números e 5 templates.")).toBeVisible();
   await expect(page.getByTestId("business-row").filter({ hasText: "BM de teste (sandbox)" })).toContainText("Teste");
   await expect(page.getByRole("button", { name: "Criar BM de teste" })).toHaveCount(0);
+  // its simulated failure share for campaign sends (default 5 %) is set in the same row
+  const failures = page.getByTestId("business-row").filter({ hasText: "BM de teste (sandbox)" }).getByRole("textbox", { name: "Falha simulada" });
+  await expect(failures).toHaveValue("5");
+  await failures.fill("20");
+  await failures.press("Enter");
+  await expect(page.getByText("Taxa de falha da BM de teste salva.")).toBeVisible();
+  await expect.poll(async () => (await db().one<{ r: string }>("SELECT sandbox_failure_rate::text AS r FROM businesses WHERE sandbox AND company_id = $1", [tenant.companyId])).r).toBe("0.200");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("official-row")).toHaveCount(3);
 

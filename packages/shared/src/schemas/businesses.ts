@@ -52,6 +52,8 @@ export const business = z.object({
   lastSyncAt: z.string().nullable(),
   /** The built-in test business (no Meta account: never synced; POST /businesses/sandbox). */
   sandbox: z.boolean(),
+  /** The sandbox business's simulated share of failed sends (0-1); null for real businesses. */
+  sandboxFailureRate: z.number().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

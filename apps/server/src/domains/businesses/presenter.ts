@@ -18,6 +18,7 @@ export function presentBusiness(row: BusinessRow, publicUrl: string): Business {
     phoneNumbersCount: row.phone_numbers_count,
     templatesCount: row.templates_count,
     sandbox: row.sandbox,
+    sandboxFailureRate: row.sandbox ? row.sandbox_failure_rate : null,
     lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

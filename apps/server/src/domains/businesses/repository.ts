@@ -13,6 +13,7 @@ export interface BusinessRow {
   templates_count: number;
   last_sync_at: Date | null;
   sandbox: boolean;
+  sandbox_failure_rate: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,7 +29,7 @@ export interface BusinessSecrets {
 }
 
 const COLUMNS = `b.id, b.company_id, b.name, b.waba_id, b.access_token <> '' AS has_access_token, b.app_secret <> '' AS has_app_secret,
-  b.verify_token <> '' AS has_verify_token, b.account_status, b.last_sync_at, b.sandbox, b.created_at, b.updated_at,
+  b.verify_token <> '' AS has_verify_token, b.account_status, b.last_sync_at, b.sandbox, b.sandbox_failure_rate::float8 AS sandbox_failure_rate, b.created_at, b.updated_at,
   (SELECT count(*)::int FROM official_numbers o WHERE o.company_id = b.company_id AND o.business_id = b.id) AS phone_numbers_count,
   (SELECT count(*)::int FROM whatsapp_templates t WHERE t.company_id = b.company_id AND t.business_id = b.id) AS templates_count`;
 

@@ -23,3 +23,8 @@ export function syncBusiness(id: number): Promise<BusinessSyncResult> {
 export function createSandboxBusiness(): Promise<SandboxBusinessResult> {
   return api<SandboxBusinessResult>("/businesses/sandbox", { method: "POST" });
 }
+
+/** The sandbox business's simulated failure rate (0-1) for campaign sends. */
+export function setSandboxFailureRate(id: number, failureRate: number): Promise<unknown> {
+  return api(`/sandbox-businesses/${id}/failure-rate`, { method: "PUT", body: { failureRate } });
+}

@@ -28,6 +28,7 @@ import type { Business, BusinessSyncResult } from "@atende/shared";
 import { toastError } from "../../../lib/toast-error";
 import { toast } from "../../../lib/toast";
 import { businessKeys, createSandboxBusiness, fetchBusinesses, syncBusiness } from "../api/businesses";
+import { SandboxFailureRateField } from "./sandbox-failure-rate-field";
 import { officialKeys } from "../api/official-whatsapp";
 import { BusinessFormDialog } from "./business-form-dialog";
 
@@ -147,7 +148,11 @@ export function BusinessesDialog({ open, canEdit, canCreateSandbox, onClose }: {
                 <TableCell align="center">{b.phoneNumbersCount}</TableCell>
                 <TableCell align="center">{b.templatesCount}</TableCell>
                 <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDateTime(b.lastSyncAt)}</TableCell>
-                {canEdit && b.sandbox && <TableCell />}
+                {canEdit && b.sandbox && (
+                  <TableCell align="right">
+                    <SandboxFailureRateField business={b} />
+                  </TableCell>
+                )}
                 {canEdit && !b.sandbox && (
                   <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                     <Tooltip title={t("connectionsMeta.businesses.sync")}>
