@@ -4,6 +4,12 @@
  *   nice npx tsx bench/tickets.ts            # throw-away embedded PostgreSQL under the temp folder
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/tickets.ts   # an empty database you own
  *
+ * Dashboard and reports only (BENCH_ONLY_REPORTS=1): see docs/performance.md. Knobs: BENCH_CONTACTS
+ * (tickets, one per contact; 1000000 for the 1M run), BENCH_MESSAGES_PER_TICKET (10), BENCH_REUSE=1
+ * (with BENCH_DATABASE_URL: keep a database an earlier run seeded, skip the seed), BENCH_WEBHOOK_LOAD=1
+ * (bench/webhooks.ts runs in its own processes against the same database while the report scenarios
+ * are measured; BENCH_WEBHOOK_RATE messages/s, 1000 by default).
+ *
  * Seeds one company with 100k contacts, 100k tickets (70% closed, 20% open, 10% pending; 5 queues,
  * 20 agents in one queue each and one in two queues, 90 days) and 1M messages (marker words in 2%,
  * 0.2% and 0.01% of them), starts the real server on a loopback port and measures, over HTTP, 30
@@ -27,7 +33,8 @@ import { startServerProcess } from "./server-process.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
-const MESSAGES_PER_TICKET = 10;
+const MESSAGES_PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 10);
+const ONLY_REPORTS = Boolean(process.env.BENCH_ONLY_REPORTS);
 const RUNS = 30;
 const WARMUP = 20;
 const WORD = "abacaxi"; // frequent: 2% of messages, ~18% of tickets
@@ -47,6 +54,8 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
 async function seed(pool: Sql): Promise<{ companyId: number; adminEmail: string; agentEmail: string }> {
   // One connection for the whole load (session settings apply to it), then VACUUM outside.
   const c = await pool.tx((sql) => load(sql));
+  // the bulk load bypassed the triggers that feed the reports' daily roll-up (migration 0410)
+  await timed("report roll-up rebuilt", () => pool.exec("SELECT ticket_rollup_rebuild($1)", [c]));
   await timed("vacuum analyze", () => pool.exec("VACUUM ANALYZE"));
   return { companyId: c, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" };
 }
@@ -139,7 +148,8 @@ async function load(sql: Sql): Promise<number> {
       [c],
     ),
   );
-  await timed("last message of each ticket", () =>
+  // the ticket list and search scenarios need these; the report scenarios do not
+  if (!ONLY_REPORTS) await timed("last message of each ticket", () =>
     sql.exec(
       `UPDATE tickets t SET last_message = m.body, last_message_at = m.created_at, last_message_id = m.id
          FROM (SELECT DISTINCT ON (ticket_id) ticket_id, id, body, created_at FROM messages ORDER BY ticket_id, id DESC) m
@@ -148,7 +158,7 @@ async function load(sql: Sql): Promise<number> {
     ),
   );
   // the bulk load skipped triggers (replica role): the tickets' search words as the migration computes them
-  await timed("tickets' search words", () =>
+  if (!ONLY_REPORTS) await timed("tickets' search words", () =>
     sql.exec(
       `UPDATE tickets t SET search_words = contact_search_words(c.name, c.number) || w.words
          FROM (SELECT ticket_id, message_search_words(string_agg(body, ' ')) AS words FROM messages GROUP BY ticket_id) w, contacts c
@@ -238,7 +248,7 @@ async function measure(base: string, s: Scenario) {
   const done = background ? await background : 0;
   if (background) log(`${s.name}: ${done} messages sent in the background`);
   times.sort((a, b) => a - b);
-  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)! };
+  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, load: os.loadavg()[0]! };
 }
 
 /**
@@ -270,6 +280,46 @@ async function explainScenarios(pool: ReturnType<typeof createPool>, base: strin
   (pool as unknown as { query: unknown }).query = original;
 }
 
+/**
+ * BENCH_WEBHOOK_LOAD=1: bench/webhooks.ts in processes of its own (its server with job workers, the
+ * fake Graph API, and the load process posting signed deliveries) against the same database, a company
+ * of its own; resolves once its sustained phase (messages on existing tickets) is posting. `stop`
+ * ends that process group and returns what it printed last.
+ */
+async function startWebhookLoad(databaseUrl: string) {
+  const rate = process.env.BENCH_WEBHOOK_RATE ?? "1000";
+  const child = spawn(path.join(here, "../node_modules/.bin/tsx"), [path.join(here, "webhooks.ts")], {
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_NAME_SUFFIX: `-wh${Date.now()}`,
+      BENCH_CONTACTS: "2000",
+      BENCH_RATE: rate,
+      BENCH_MESSAGES: String(Number(rate) * 900),
+      BENCH_SECONDS: "900",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
+  let text = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      text += d.toString();
+      if (/Phase 2: .*posting/.test(text)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`bench/webhooks.ts exited with ${code} before its sustained phase:\n${text}`)));
+  });
+  log(`webhook load running (${rate} messages/s offered, bench/webhooks.ts)`);
+  return {
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGTERM");
+      await exited;
+      return text.trim().split("\n").slice(-8).join(" | ");
+    },
+  };
+}
+
 async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
@@ -284,11 +334,21 @@ async function main() {
   try {
     await migrate(pool);
     const sql = new Sql(pool);
-    const seeded = await timed("seed total", () => seed(sql));
+    const earlier = process.env.BENCH_REUSE && process.env.BENCH_DATABASE_URL
+      ? await sql.maybe<{ id: number }>("SELECT id FROM companies WHERE email = 'bench@bench.test'")
+      : null;
+    if (earlier) log(`BENCH_REUSE: company ${earlier.id} of an earlier run, not seeded again`);
+    const seeded = earlier
+      ? { companyId: earlier.id, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" }
+      : await timed("seed total", () => seed(sql));
     const counts = await sql.one<Record<string, number>>(
-      `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM messages) AS messages,
+      ONLY_REPORTS
+        ? `SELECT (SELECT count(*) FROM contacts WHERE company_id = $1) AS contacts, (SELECT count(*) FROM tickets WHERE company_id = $1) AS tickets,
+                  (SELECT count(*) FROM ticket_traking WHERE company_id = $1) AS cycles`
+        : `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM messages) AS messages,
               (SELECT count(*) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS with_word,
               (SELECT count(DISTINCT ticket_id) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS tickets_with_word`,
+      ONLY_REPORTS ? [seeded.companyId] : [],
     );
     log("data", counts);
 
@@ -411,12 +471,29 @@ async function main() {
       ...(["agent", "queue", "tag", "connection"] as const).map((by) => ({ name: `GET /reports/breakdown by ${by}, 90 days`, url: () => `/api/reports/breakdown?by=${by}&${period}`, token: admin })),
       { name: "GET /reports/tickets page 1, 90 days", url: () => `/api/reports/tickets?${period}`, token: admin },
     ];
-    const sample = await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json());
+    const sample = (await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
+      created: number;
+      resolved: number;
+    };
     log(`reports summary over the period: ${JSON.stringify(sample).slice(0, 400)}`);
-    if (process.env.BENCH_ONLY_REPORTS) {
-      await run(reports);
-      console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) |\n|---|---:|---:|---:|");
-      for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+    // the roll-up's counts against the cycles themselves (the live definition), once
+    const live = await sql.one<{ created: number; resolved: number }>(
+      `SELECT count(*) FILTER (WHERE (queued_at AT TIME ZONE z) ::date BETWEEN $2::date AND $3::date)::int AS created,
+              count(*) FILTER (WHERE (finished_at AT TIME ZONE z)::date BETWEEN $2::date AND $3::date)::int AS resolved
+         FROM ticket_traking, (SELECT time_zone AS z FROM companies WHERE id = $1) c WHERE company_id = $1`,
+      [seeded.companyId, day(89), day(0)],
+    );
+    if (live.created !== sample.created || live.resolved !== sample.resolved) throw new Error(`summary ${JSON.stringify(sample)} differs from the cycles ${JSON.stringify(live)}`);
+    log(`summary checked against the cycles: ${live.created} created, ${live.resolved} resolved`);
+    if (ONLY_REPORTS) {
+      const webhooks = process.env.BENCH_WEBHOOK_LOAD ? await startWebhookLoad(url) : null;
+      try {
+        await run(reports);
+      } finally {
+        if (webhooks) log(`webhook load: ${await webhooks.stop()}`);
+      }
+      console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) | load avg (1 min) |\n|---|---:|---:|---:|---:|");
+      for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.load.toFixed(1)} |`);
       await server.stop();
       return;
     }
