@@ -242,22 +242,6 @@ BEGIN
   PERFORM ticket_rollup_compact(p_company);
 END $$;
 
--- every company with deltas (the periodic sweep)
-CREATE FUNCTION ticket_rollup_compact_all() RETURNS integer LANGUAGE plpgsql AS $$
-DECLARE
-  c integer;
-  n integer := 0;
-BEGIN
-  FOR c IN SELECT id FROM companies
-            WHERE EXISTS (SELECT 1 FROM ticket_rollup_delta d WHERE d.company_id = companies.id)
-               OR EXISTS (SELECT 1 FROM contact_rollup_delta d WHERE d.company_id = companies.id)
-            ORDER BY id LOOP
-    PERFORM ticket_rollup_compact(c);
-    n := n + 1;
-  END LOOP;
-  RETURN n;
-END $$;
-
 CREATE FUNCTION ticket_rollup_time_zone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM ticket_rollup_rebuild(NEW.id);

@@ -18,14 +18,24 @@ export interface Days {
   to: string;
 }
 
+/** Folds in the deltas of every company that has some, one company (one transaction) at a time. */
+async function sweep(sql: Sql): Promise<void> {
+  const pending = await sql.many<{ id: number }>(
+    `SELECT c.id FROM companies c
+      WHERE EXISTS (SELECT 1 FROM ticket_rollup_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM contact_rollup_delta d WHERE d.company_id = c.id)
+      ORDER BY c.id`,
+  );
+  for (const c of pending) await compact(sql, c.id);
+}
+
 /** The deltas of every company folded in once a minute, so they never pile up between reads. */
 export function startRollupSweep(sql: Sql, log: FastifyBaseLogger, everyMs = 60_000): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sql
-      .one<{ n: number }>("SELECT ticket_rollup_compact_all() AS n")
+    sweep(sql)
       .catch((err: unknown) => log.error({ err }, "report roll-up: the periodic compaction failed; the next read or sweep folds the deltas in"))
       .finally(() => {
         running = false;

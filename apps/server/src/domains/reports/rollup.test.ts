@@ -277,6 +277,19 @@ describe("report roll-up", () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("folds every company's deltas in on the periodic sweep, without a read", async () => {
+    for (const c of companies) await insertCycle(c, c.tickets[0]!);
+    const pending = async () => (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM ticket_rollup_delta")).n;
+    expect(await pending()).toBeGreaterThan(0);
+    const stop = dashRollup.startRollupSweep(app.sql, app.app.log, 50);
+    try {
+      for (let i = 0; i < 100 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      stop();
+    }
+    expect(await pending()).toBe(0);
+  });
+
   it("takes percentile_cont of the buckets' lower bounds, rounding halves to even like PostgreSQL", () => {
     // 30, 120, 600, 4200 s: median 360, p90 600 + 0.7 × 3600 = 3120
     const b = [30, 120, 600, 4200].map((bucket) => ({ bucket, n: 1 }));
