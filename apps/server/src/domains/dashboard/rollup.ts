@@ -6,10 +6,11 @@ import type { Sql } from "../../db/sql.js";
  * and (agent, queue, connection, origin) in `ticket_rollup`, duration histograms per dimension in
  * `ticket_rollup_hist`, new contacts per day in `contact_rollup`. Triggers append every change of a
  * cycle or contact to a delta table; `compact` folds a company's deltas in, and every read calls it
- * first, so the roll-up answers exactly what the live queries would.
+ * first, so the roll-up answers exactly what the live queries would. The tickets per status
+ * (migration 0411, `ticket_status_count`) are kept and folded in the same way.
  */
 export async function compact(sql: Sql, companyId: number): Promise<void> {
-  await sql.exec("SELECT ticket_rollup_compact($1)", [companyId]);
+  await sql.exec("SELECT ticket_rollup_compact($1), ticket_status_compact($1)", [companyId]);
 }
 
 /** The days of a request: both included, yyyy-MM-dd in the company's zone. */
@@ -24,6 +25,7 @@ async function sweep(sql: Sql): Promise<void> {
     `SELECT c.id FROM companies c
       WHERE EXISTS (SELECT 1 FROM ticket_rollup_delta d WHERE d.company_id = c.id)
          OR EXISTS (SELECT 1 FROM contact_rollup_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM ticket_status_delta d WHERE d.company_id = c.id)
       ORDER BY c.id`,
   );
   for (const c of pending) await compact(sql, c.id);
@@ -43,6 +45,16 @@ export function startRollupSweep(sql: Sql, log: FastifyBaseLogger, everyMs = 60_
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Tickets waiting (pending) and being handled (open, paused) now, from the status counters. */
+export function currentLoad(sql: Sql, companyId: number) {
+  return sql.one<{ pending: number; happening: number }>(
+    `SELECT COALESCE(sum(n) FILTER (WHERE status = 'pending'), 0)::int AS pending,
+            COALESCE(sum(n) FILTER (WHERE status IN ('open', 'paused')), 0)::int AS happening
+       FROM ticket_status_count WHERE company_id = $1`,
+    [companyId],
+  );
 }
 
 /** SQL minutes with one decimal from a sum of seconds over a count, as the live `avg` gives them. */

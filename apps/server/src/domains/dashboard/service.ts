@@ -19,7 +19,7 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
   // in first); a tag is not a column of the cycle, so the tag filter reads the cycles live.
   if (!tags) await rollup.compact(ctx.sql, companyId);
   const [load, finished, wait, newContacts, people, tagRows, hours] = await Promise.all([
-    repo.currentLoad(ctx.sql, companyId, tags),
+    tags ? repo.currentLoad(ctx.sql, companyId, tags) : rollup.currentLoad(ctx.sql, companyId),
     tags ? repo.finishedCycles(ctx.sql, scope) : rollup.finishedCycles(ctx.sql, companyId, days),
     tags ? repo.waitTime(ctx.sql, scope) : rollup.waitTime(ctx.sql, companyId, days),
     tags ? repo.leads(ctx.sql, scope) : rollup.leads(ctx.sql, companyId, days),
