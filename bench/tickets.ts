@@ -189,6 +189,29 @@ async function load(sql: Sql): Promise<number> {
   return c;
 }
 
+/**
+ * Five tags, every third ticket carrying one (the kanban's lanes): the dashboard's tag counts, the
+ * breakdown by tag and the tag filter read the cycles live. Added once (also to a reused database).
+ */
+async function ensureTags(sql: Sql, companyId: number): Promise<number[]> {
+  const existing = await sql.many<{ id: number }>("SELECT id FROM tags WHERE company_id = $1 ORDER BY id", [companyId]);
+  if (existing.length) return existing.map((t) => t.id);
+  return timed("tags (every third ticket)", async () => {
+    const tags = await sql.many<{ id: number }>(
+      `INSERT INTO tags (company_id, name, color) SELECT $1, 'Etiqueta ' || g, '#' || lpad(to_hex(g * 2000000), 6, '0') FROM generate_series(1, 5) g RETURNING id`,
+      [companyId],
+    );
+    const ids = tags.map((t) => t.id).sort((a, b) => a - b);
+    await sql.exec(
+      `INSERT INTO ticket_tags (company_id, ticket_id, tag_id)
+       SELECT $1, t.id, ($2::int[])[1 + (t.id / 3) % 5] FROM tickets t WHERE t.company_id = $1 AND t.id % 3 = 0`,
+      [companyId, ids],
+    );
+    await sql.exec("ANALYZE ticket_tags");
+    return ids;
+  });
+}
+
 function percentile(sorted: number[], p: number): number {
   const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, idx)]!;
@@ -351,6 +374,7 @@ async function main() {
       ONLY_REPORTS ? [seeded.companyId] : [],
     );
     log("data", counts);
+    const tagIds = await ensureTags(sql, seeded.companyId);
 
     // The server is a process of its own, so the client's work never shares its event loop; with
     // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
@@ -470,6 +494,9 @@ async function main() {
       { name: "GET /reports/volume, 90 days", url: () => `/api/reports/volume?${period}`, token: admin },
       ...(["agent", "queue", "tag", "connection"] as const).map((by) => ({ name: `GET /reports/breakdown by ${by}, 90 days`, url: () => `/api/reports/breakdown?by=${by}&${period}`, token: admin })),
       { name: "GET /reports/tickets page 1, 90 days", url: () => `/api/reports/tickets?${period}`, token: admin },
+      // read live on the cycles (a tag is not a column of the cycle)
+      { name: "GET /dashboard, 90 days, tag filter (live)", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]}`, token: admin },
+      { name: "GET /reports/summary, 90 days, tag filter (live)", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}`, token: admin },
     ];
     const sample = (await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
       created: number;
