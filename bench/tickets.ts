@@ -55,7 +55,7 @@ async function seed(pool: Sql): Promise<{ companyId: number; adminEmail: string;
   // One connection for the whole load (session settings apply to it), then VACUUM outside.
   const c = await pool.tx((sql) => load(sql));
   // the bulk load bypassed the triggers that feed the reports' daily roll-up (migration 0410)
-  await timed("report roll-up rebuilt", () => pool.exec("SELECT ticket_rollup_rebuild($1), ticket_status_rebuild($1)", [c]));
+  await timed("report roll-up rebuilt", () => pool.exec("SELECT ticket_rollup_rebuild($1), ticket_tag_rollup_rebuild($1), ticket_status_rebuild($1)", [c]));
   await timed("vacuum analyze", () => pool.exec("VACUUM ANALYZE"));
   return { companyId: c, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" };
 }

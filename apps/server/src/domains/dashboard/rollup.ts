@@ -6,11 +6,12 @@ import type { Sql } from "../../db/sql.js";
  * and (agent, queue, connection, origin) in `ticket_rollup`, duration histograms per dimension in
  * `ticket_rollup_hist`, new contacts per day in `contact_rollup`. Triggers append every change of a
  * cycle or contact to a delta table; `compact` folds a company's deltas in, and every read calls it
- * first, so the roll-up answers exactly what the live queries would. The tickets per status
- * (migration 0411, `ticket_status_count`) are kept and folded in the same way.
+ * first, so the roll-up answers exactly what the live queries would. The figures per tag
+ * (migration 0412, `ticket_rollup_tag`) and the tickets per status (0411, `ticket_status_count`) are
+ * kept and folded in the same way.
  */
 export async function compact(sql: Sql, companyId: number): Promise<void> {
-  await sql.exec("SELECT ticket_rollup_compact($1), ticket_status_compact($1)", [companyId]);
+  await sql.exec("SELECT ticket_rollup_compact($1), ticket_tag_rollup_compact($1), ticket_status_compact($1)", [companyId]);
 }
 
 /** The days of a request: both included, yyyy-MM-dd in the company's zone. */
@@ -26,6 +27,7 @@ async function sweep(sql: Sql): Promise<void> {
       WHERE EXISTS (SELECT 1 FROM ticket_rollup_delta d WHERE d.company_id = c.id)
          OR EXISTS (SELECT 1 FROM contact_rollup_delta d WHERE d.company_id = c.id)
          OR EXISTS (SELECT 1 FROM ticket_status_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM ticket_rollup_tag_delta d WHERE d.company_id = c.id)
       ORDER BY c.id`,
   );
   for (const c of pending) await compact(sql, c.id);
@@ -54,6 +56,22 @@ export function currentLoad(sql: Sql, companyId: number) {
             COALESCE(sum(n) FILTER (WHERE status IN ('open', 'paused')), 0)::int AS happening
        FROM ticket_status_count WHERE company_id = $1`,
     [companyId],
+  );
+}
+
+/** The company's tags with the cycles that entered in the days on tickets carrying each. */
+export function tagCounts(sql: Sql, companyId: number, days: Days) {
+  return sql.many<{ id: number; name: string; color: string; tickets: number }>(
+    `SELECT tg.id, tg.name, tg.color, COALESCE(n.tickets, 0) AS tickets
+       FROM tags tg
+       LEFT JOIN (
+         SELECT r.tag_id, sum(r.created)::int AS tickets FROM ticket_rollup_tag r
+          WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date
+          GROUP BY r.tag_id
+       ) n ON n.tag_id = tg.id
+      WHERE tg.company_id = $1
+      ORDER BY lower(tg.name), tg.id`,
+    [companyId, days.from, days.to],
   );
 }
 

@@ -15,16 +15,16 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
   const today = { ...scope, start: range.todayStart, end: range.todayEnd };
   const days = { from: range.dateFrom, to: range.dateTo };
 
-  // Without a tag filter the range's figures come from the daily roll-up (its pending changes folded
-  // in first); a tag is not a column of the cycle, so the tag filter reads the cycles live.
-  if (!tags) await rollup.compact(ctx.sql, companyId);
+  // The range's figures come from the daily roll-up (its pending changes folded in first); under a tag
+  // filter ("any of these tags": a ticket with two counts once) the figures read the cycles live.
+  await rollup.compact(ctx.sql, companyId);
   const [load, finished, wait, newContacts, people, tagRows, hours] = await Promise.all([
     tags ? repo.currentLoad(ctx.sql, companyId, tags) : rollup.currentLoad(ctx.sql, companyId),
     tags ? repo.finishedCycles(ctx.sql, scope) : rollup.finishedCycles(ctx.sql, companyId, days),
     tags ? repo.waitTime(ctx.sql, scope) : rollup.waitTime(ctx.sql, companyId, days),
     tags ? repo.leads(ctx.sql, scope) : rollup.leads(ctx.sql, companyId, days),
     tags ? repo.attendants(ctx.sql, scope) : rollup.attendants(ctx.sql, companyId, days),
-    repo.tagCounts(ctx.sql, scope),
+    rollup.tagCounts(ctx.sql, companyId, days),
     repo.hourly(ctx.sql, today, timeZone),
   ]);
   const perHour = new Map(hours.map((h) => [h.hour, h.tickets]));

@@ -38,6 +38,7 @@ interface Company {
   users: number[];
   queues: number[];
   conns: number[];
+  tags: number[];
   tickets: number[];
 }
 const companies: Company[] = [];
@@ -95,6 +96,15 @@ async function insertCycle(c: Company, ticketId: number) {
   );
 }
 
+/** Puts a random tag on a random ticket (nothing when it has it already). */
+async function tag(c: Company) {
+  await app.sql.exec(
+    `INSERT INTO ticket_tags (company_id, ticket_id, tag_id) SELECT $1, t.id, $3 FROM tickets t WHERE t.company_id = $1 AND t.id = $2
+     ON CONFLICT DO NOTHING`,
+    [c.id, pick(c.tickets), pick(c.tags)],
+  );
+}
+
 async function setUp(aligned: boolean): Promise<Company> {
   const t = await buildTenant(app);
   const id = t.companyId;
@@ -103,7 +113,11 @@ async function setUp(aligned: boolean): Promise<Company> {
   const queues = [await buildQueue(app.sql, id, { name: "Vendas" }), await buildQueue(app.sql, id, { name: "Suporte" })];
   const conns: number[] = [];
   for (const name of ["Loja", "Oficina"]) conns.push((await app.sql.one<{ id: number }>("INSERT INTO whatsapps (company_id, name) VALUES ($1, $2) RETURNING id", [id, name])).id);
-  const c: Company = { id, aligned, users, queues, conns, tickets: [] };
+  const tags: number[] = [];
+  for (const [name, color] of [["Vip", "#ff0000"], ["Reclamação", "#00ff00"], ["Atacado", "#0000ff"]]) {
+    tags.push((await app.sql.one<{ id: number }>("INSERT INTO tags (company_id, name, color) VALUES ($1, $2, $3) RETURNING id", [id, name, color])).id);
+  }
+  const c: Company = { id, aligned, users, queues, conns, tags, tickets: [] };
   for (let i = 0; i < 60; i++) {
     const contact = await app.sql.one<{ id: number }>(
       "INSERT INTO contacts (company_id, name, number, created_at, is_group) VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -117,7 +131,10 @@ async function setUp(aligned: boolean): Promise<Company> {
   }
   // the cycles the tickets' trigger wrote are now-stamped: replaced by random ones
   await app.sql.exec("DELETE FROM ticket_traking WHERE company_id = $1", [id]);
+  // tags put on before the tickets' cycles exist, and after (both triggers of migration 0412)
+  for (let i = 0; i < 25; i++) await tag(c);
   for (let i = 0; i < 400; i++) await insertCycle(c, pick(c.tickets));
+  for (let i = 0; i < 25; i++) await tag(c);
   return c;
 }
 
@@ -138,8 +155,12 @@ async function churn(c: Company) {
       await app.sql.exec("UPDATE ticket_traking SET finished_at = queued_at + $2 * interval '1 millisecond' WHERE id = $1", [id, duration(c.aligned)]);
     } else if (what < 0.65) {
       await app.sql.exec("UPDATE ticket_traking SET user_id = $2, queue_id = $3, transfers = transfers + 1 WHERE id = $1", [id, pick(c.users), pick([...c.queues, null])]);
-    } else if (what < 0.75) {
+    } else if (what < 0.72) {
       await app.sql.exec("DELETE FROM ticket_traking WHERE id = $1", [id]);
+    } else if (what < 0.8) {
+      // a tag put on, or one taken off
+      if (random() < 0.5) await tag(c);
+      else await app.sql.exec("DELETE FROM ticket_tags WHERE (ticket_id, tag_id) IN (SELECT ticket_id, tag_id FROM ticket_tags WHERE company_id = $1 ORDER BY random() LIMIT 1)", [c.id]);
     } else {
       // through the tickets: reopen (a new now-stamped cycle), accept, transfer, close
       const ticket = pick(c.tickets);
@@ -173,6 +194,10 @@ function filterSets(c: Company): ReportFilters[] {
     // combined: counts from the roll-up; figures with medians read live
     { userId: c.users[2], queueId: c.queues[0] },
     { userId: "none", origin: "receptivo", whatsappId: c.conns[1] },
+    // a tag alone: the per-tag roll-up; with another filter: live
+    { tagId: c.tags[0] },
+    { tagId: c.tags[1] },
+    { tagId: c.tags[2], queueId: c.queues[1] },
   ];
 }
 
@@ -213,6 +238,7 @@ async function compareAll(c: Company, zone: string) {
     expect(await dashRollup.waitTime(app.sql, c.id, days), label).toEqual(await dashRepo.waitTime(app.sql, dash));
     expect(await dashRollup.leads(app.sql, c.id, days), label).toEqual(await dashRepo.leads(app.sql, dash));
     expect(await dashRollup.attendants(app.sql, c.id, days), label).toEqual(await dashRepo.attendants(app.sql, dash));
+    expect(await dashRollup.tagCounts(app.sql, c.id, days), label).toEqual(await dashRepo.tagCounts(app.sql, dash));
     // the reports
     for (const filters of filterSets(c)) {
       const s = { companyId: c.id, start, end, days, filters };
@@ -227,7 +253,7 @@ async function compareAll(c: Company, zone: string) {
       const csat4 = { ...s, metric: "csat" as const, rating: 4 };
       expect(await repo.countTickets(app.sql, csat4), `count csat 4 ${where}`).toEqual(await repo.countTickets(app.sql, csat4, true));
     }
-    for (const by of ["agent", "queue", "connection"] as ReportDimension[]) {
+    for (const by of ["agent", "queue", "connection", "tag"] as ReportDimension[]) {
       const s = { companyId: c.id, start, end, days, filters: {} };
       const rolled = await repo.breakdown(app.sql, s, by);
       const live = await repo.breakdown(app.sql, s, by, true);

@@ -11,9 +11,30 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
  * figure (under 1 s, 1 min or 1 h, the precision the page shows: docs/architecture.md, "Reports").
  */
 
-/** The tag and the ticket's current status are not columns of a cycle: those filters read live. */
+/**
+ * The roll-up that holds these filters: "groups" (ticket_rollup: agent, queue, connection, origin in
+ * any combination), "tags" (ticket_rollup_tag: a tag alone), or null: the ticket's current status, or
+ * a tag with another filter, read the cycles live.
+ */
+function sourceFor(f: ReportFilters): "groups" | "tags" | null {
+  if (f.status !== undefined) return null;
+  if (f.tagId !== undefined) return setFilters(f).length === 0 ? "tags" : null;
+  return "groups";
+}
+
 export function servesFilters(f: ReportFilters): boolean {
-  return f.tagId === undefined && f.status === undefined;
+  return sourceFor(f) !== null;
+}
+
+/** The table and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
+function countsScope(f: ReportFilters, params: unknown[], byTag = false): { table: string; where: string } {
+  const days = "r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date";
+  if (byTag) return { table: "ticket_rollup_tag", where: days }; // the breakdown by tag takes no filter here
+  if (sourceFor(f) === "tags") {
+    params.push(f.tagId);
+    return { table: "ticket_rollup_tag", where: `${days} AND r.tag_id = $${params.length}` };
+  }
+  return { table: "ticket_rollup", where: days + rollupFilterSql(f, params) };
 }
 
 /** The roll-up's grouping columns per filter or breakdown, and the histogram dimension of each. */
@@ -59,7 +80,10 @@ function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: numb
 
 /** Whether a summary (by null) or breakdown can be answered from the roll-up. */
 export function servesFigures(f: ReportFilters, by: ReportDimension | null): boolean {
-  return servesFilters(f) && histogramFor(f, by) !== null;
+  const source = sourceFor(f);
+  if (by === "tag") return source === "groups" && setFilters(f).length === 0;
+  if (source === "tags") return by === null;
+  return source === "groups" && histogramFor(f, by) !== null;
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
@@ -108,32 +132,49 @@ interface CountRow {
  * range are returned, as the live queries return them.
  */
 export async function figures(sql: Sql, companyId: number, days: Days, f: ReportFilters, by: ReportDimension | null): Promise<Map<number | null, FigureRow>> {
-  const hist = histogramFor(f, by);
-  if (!hist || !servesFilters(f)) throw new Error("report roll-up: these filters are read live (servesFigures)");
-  const column = by === null ? null : BREAKDOWN[by]!.column;
+  if (!servesFigures(f, by)) throw new Error("report roll-up: these filters are read live (servesFigures)");
+  const perTag = by === "tag" || sourceFor(f) === "tags";
+  const column = by === null ? null : by === "tag" ? "tag_id" : BREAKDOWN[by]!.column;
   const params: unknown[] = [companyId, days.from, days.to];
-  const where = `r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${rollupFilterSql(f, params)}`;
+  const { table, where } = countsScope(f, params, by === "tag");
   const countsSql = `SELECT ${column ? `r.${column}` : "NULL::int"} AS key,
          COALESCE(sum(r.created), 0)::int AS created, COALESCE(sum(r.finished), 0)::int AS resolved,
          COALESCE(sum(r.answered), 0)::int AS answered, COALESCE(sum(r.rated), 0)::int AS rated,
          round(sum(r.r1 + 2 * r.r2 + 3 * r.r3 + 4 * r.r4 + 5 * r.r5)::numeric / NULLIF(sum(r.rated), 0), 2)::float8 AS csat_average,
          COALESCE(sum(r.r4 + r.r5), 0)::int AS satisfied,
          array[COALESCE(sum(r.r1), 0), COALESCE(sum(r.r2), 0), COALESCE(sum(r.r3), 0), COALESCE(sum(r.r4), 0), COALESCE(sum(r.r5), 0)]::int[] AS distribution
-    FROM ticket_rollup r WHERE ${where}
+    FROM ${table} r WHERE ${where}
     ${column ? `GROUP BY 1 HAVING sum(r.created) <> 0 OR sum(r.finished) <> 0 OR sum(r.answered) <> 0 OR sum(r.rated) <> 0` : ""}`;
 
-  const hParams: unknown[] = [companyId, days.from, days.to, hist.dim];
-  let keyWhere = "";
-  if (hist.key === "none") keyWhere = " AND h.key IS NULL";
-  else if (hist.key !== null) {
-    hParams.push(hist.key);
-    keyWhere = ` AND h.key = $${hParams.length}`;
+  const hParams: unknown[] = [companyId, days.from, days.to];
+  let histSql: string;
+  if (perTag) {
+    // per tag: the breakdown by tag, or the summary of one tag
+    let tagWhere = "";
+    if (f.tagId !== undefined) {
+      hParams.push(f.tagId);
+      tagWhere = ` AND h.tag_id = $${hParams.length}`;
+    }
+    histSql = `SELECT ${by === "tag" ? "h.tag_id" : "NULL::int"} AS key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ticket_rollup_tag_hist h
+     WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
+     GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY 1, h.metric, h.bucket`;
+  } else {
+    const hist = histogramFor(f, by)!;
+    hParams.push(hist.dim);
+    let keyWhere = "";
+    if (hist.key === "none") keyWhere = " AND h.key IS NULL";
+    else if (hist.key !== null) {
+      hParams.push(hist.key);
+      keyWhere = ` AND h.key = $${hParams.length}`;
+    }
+    histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ticket_rollup_hist h
+     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}
+     GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY h.key, h.metric, h.bucket`;
   }
-  const histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
-    FROM ticket_rollup_hist h
-   WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}
-   GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
-   ORDER BY h.key, h.metric, h.bucket`;
 
   const [counts, buckets] = await Promise.all([
     sql.many<CountRow>(countsSql, params),
@@ -172,11 +213,11 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
 /** Cycles entered and finished per local day, from the roll-up (the shape of repository.volume). */
 export function volumeByDay(sql: Sql, companyId: number, days: Days, f: ReportFilters) {
   const params: unknown[] = [companyId, days.from, days.to];
-  const where = rollupFilterSql(f, params);
+  const { table, where } = countsScope(f, params);
   return sql.many<{ kind: "created" | "resolved"; key: string; n: number }>(
     `WITH d AS (
        SELECT to_char(r.day, 'YYYY-MM-DD') AS key, sum(r.created)::int AS created, sum(r.finished)::int AS resolved
-         FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${where}
+         FROM ${table} r WHERE ${where}
         GROUP BY r.day)
      SELECT 'created' AS kind, key, created AS n FROM d WHERE created <> 0
      UNION ALL
@@ -194,9 +235,6 @@ export function countColumn(metric: "created" | "resolved" | "firstResponse" | "
 /** How many cycles a list holds, from the roll-up (`column` from countColumn). */
 export function countCycles(sql: Sql, companyId: number, days: Days, f: ReportFilters, column: string) {
   const params: unknown[] = [companyId, days.from, days.to];
-  const where = rollupFilterSql(f, params);
-  return sql.one<{ n: number }>(
-    `SELECT COALESCE(sum(r.${column}), 0)::int AS n FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${where}`,
-    params,
-  );
+  const { table, where } = countsScope(f, params);
+  return sql.one<{ n: number }>(`SELECT COALESCE(sum(r.${column}), 0)::int AS n FROM ${table} r WHERE ${where}`, params);
 }
