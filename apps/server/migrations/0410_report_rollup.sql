@@ -63,6 +63,23 @@ CREATE TABLE ticket_rollup_hist (
 );
 CREATE UNIQUE INDEX ticket_rollup_hist_key ON ticket_rollup_hist (company_id, dim, day, metric, key, bucket) INCLUDE (n) NULLS NOT DISTINCT;
 
+-- The same histograms per full group, for a summary with several filters or a breakdown with a
+-- filter: those reads select a few groups (an agent in a queue), so they stay small, where reading a
+-- whole company from here would not.
+CREATE TABLE ticket_rollup_group_hist (
+  company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  day date NOT NULL,
+  metric smallint NOT NULL,
+  user_id integer,
+  queue_id integer,
+  whatsapp_id integer,
+  origin_from_me boolean NOT NULL,
+  bucket integer NOT NULL,
+  n integer NOT NULL
+);
+CREATE UNIQUE INDEX ticket_rollup_group_hist_key
+  ON ticket_rollup_group_hist (company_id, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket) INCLUDE (n) NULLS NOT DISTINCT;
+
 -- new contacts (not groups) per company-local day: the dashboard's leads
 CREATE TABLE contact_rollup (
   company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
@@ -196,10 +213,8 @@ BEGIN
     wait_sum = r.wait_sum + EXCLUDED.wait_sum, finished = r.finished + EXCLUDED.finished, support_n = r.support_n + EXCLUDED.support_n,
     support_sum = r.support_sum + EXCLUDED.support_sum, answered = r.answered + EXCLUDED.answered, rated = r.rated + EXCLUDED.rated,
     r1 = r.r1 + EXCLUDED.r1, r2 = r.r2 + EXCLUDED.r2, r3 = r.r3 + EXCLUDED.r3, r4 = r.r4 + EXCLUDED.r4, r5 = r.r5 + EXCLUDED.r5
-  )
-  INSERT INTO ticket_rollup_hist AS h (company_id, dim, day, metric, key, bucket, n)
-  SELECT p_company, k.dim, v.day, v.metric, k.key, v.bucket, sum(v.sign)
-    FROM (
+  ),
+  durations AS (
       SELECT (d.first_response_at AT TIME ZONE tz)::date AS day, 1::smallint AS metric,
              ticket_rollup_bucket(extract(epoch FROM d.first_response_at - d.queued_at)) AS bucket, d.*
         FROM moving d WHERE d.first_response_at IS NOT NULL
@@ -207,7 +222,18 @@ BEGIN
       SELECT (d.finished_at AT TIME ZONE tz)::date, 2::smallint,
              ticket_rollup_bucket(extract(epoch FROM d.finished_at - d.queued_at)), d.*
         FROM moving d WHERE d.finished_at IS NOT NULL
-    ) v
+  ),
+  per_group AS (
+    INSERT INTO ticket_rollup_group_hist AS g (company_id, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, n)
+    SELECT p_company, v.day, v.metric, v.user_id, v.queue_id, v.whatsapp_id, v.origin_from_me, v.bucket, sum(v.sign)
+      FROM durations v
+     GROUP BY v.day, v.metric, v.user_id, v.queue_id, v.whatsapp_id, v.origin_from_me, v.bucket
+     ORDER BY v.day, v.metric, v.user_id, v.queue_id, v.whatsapp_id, v.origin_from_me, v.bucket
+    ON CONFLICT (company_id, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket) DO UPDATE SET n = g.n + EXCLUDED.n
+  )
+  INSERT INTO ticket_rollup_hist AS h (company_id, dim, day, metric, key, bucket, n)
+  SELECT p_company, k.dim, v.day, v.metric, k.key, v.bucket, sum(v.sign)
+    FROM durations v
    CROSS JOIN LATERAL (VALUES (0::smallint, NULL::integer), (1::smallint, v.user_id), (2::smallint, v.queue_id),
                               (3::smallint, v.whatsapp_id), (4::smallint, v.origin_from_me::integer)) k(dim, key)
    GROUP BY k.dim, v.day, v.metric, k.key, v.bucket
@@ -229,6 +255,7 @@ BEGIN
   PERFORM pg_advisory_xact_lock(41001, p_company);
   DELETE FROM ticket_rollup WHERE company_id = p_company;
   DELETE FROM ticket_rollup_hist WHERE company_id = p_company;
+  DELETE FROM ticket_rollup_group_hist WHERE company_id = p_company;
   DELETE FROM contact_rollup WHERE company_id = p_company;
   WITH gone AS (DELETE FROM ticket_rollup_delta WHERE company_id = p_company RETURNING 1)
   INSERT INTO ticket_rollup_delta

@@ -191,7 +191,7 @@ function filterSets(c: Company): ReportFilters[] {
     { whatsappId: c.conns[0] },
     { origin: "ativo" },
     { origin: "receptivo" },
-    // combined: counts from the roll-up; figures with medians read live
+    // combined: the per-group histograms
     { userId: c.users[2], queueId: c.queues[0] },
     { userId: "none", origin: "receptivo", whatsappId: c.conns[1] },
     // a tag alone: the per-tag roll-up; with another filter: live
@@ -259,6 +259,18 @@ async function compareAll(c: Company, zone: string) {
       const live = await repo.breakdown(app.sql, s, by, true);
       expect(rolled.map((r) => r.id), `breakdown ${by} ${label}`).toEqual(live.map((r) => r.id));
       rolled.forEach((r, i) => sameFigures(r, live[i]!, c.aligned, `breakdown ${by} ${label} row ${r.id}`));
+    }
+    // a breakdown with filters: the per-group histograms
+    for (const [by, filters] of [
+      ["agent", { queueId: c.queues[0] }],
+      ["connection", { origin: "ativo", userId: c.users[1] }],
+      ["queue", { userId: "none" }],
+    ] as [ReportDimension, ReportFilters][]) {
+      const s = { companyId: c.id, start, end, days, filters };
+      const rolled = await repo.breakdown(app.sql, s, by);
+      const live = await repo.breakdown(app.sql, s, by, true);
+      expect(rolled.map((r) => r.id), `breakdown ${by} ${JSON.stringify(filters)} ${label}`).toEqual(live.map((r) => r.id));
+      rolled.forEach((r, i) => sameFigures(r, live[i]!, c.aligned, `breakdown ${by} ${JSON.stringify(filters)} ${label} row ${r.id}`));
     }
   }
 }

@@ -46,18 +46,18 @@ const BREAKDOWN: Partial<Record<ReportDimension, { column: string; dim: number }
   connection: { column: "whatsapp_id", dim: 3 },
 };
 
-function rollupFilterSql(f: ReportFilters, params: unknown[]): string {
+function rollupFilterSql(f: ReportFilters, params: unknown[], alias = "r"): string {
   const out: string[] = [];
   for (const k of ["queueId", "userId", "whatsappId"] as const) {
     const v = f[k];
     if (v === undefined) continue;
-    if (v === "none") out.push(`r.${COLUMN[k]} IS NULL`);
+    if (v === "none") out.push(`${alias}.${COLUMN[k]} IS NULL`);
     else {
       params.push(v);
-      out.push(`r.${COLUMN[k]} = $${params.length}`);
+      out.push(`${alias}.${COLUMN[k]} = $${params.length}`);
     }
   }
-  if (f.origin) out.push(f.origin === "ativo" ? "r.origin_from_me" : "NOT r.origin_from_me");
+  if (f.origin) out.push(f.origin === "ativo" ? `${alias}.origin_from_me` : `NOT ${alias}.origin_from_me`);
   return out.map((c) => ` AND ${c}`).join("");
 }
 
@@ -65,8 +65,8 @@ function rollupFilterSql(f: ReportFilters, params: unknown[]): string {
 const setFilters = (f: ReportFilters) => (["userId", "queueId", "whatsappId", "origin"] as const).filter((k) => f[k] !== undefined);
 
 /**
- * The histogram to read for these filters and this grouping, or null when none holds it (a
- * histogram is kept per single dimension: two filters, or a filter with a breakdown, read live).
+ * The per-dimension histogram to read for these filters and this grouping, or null: two filters, or
+ * a filter with a breakdown, read the per-group histograms of the groups they keep.
  */
 function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: number; key: number | "none" | null } | null {
   const set = setFilters(f);
@@ -83,7 +83,8 @@ export function servesFigures(f: ReportFilters, by: ReportDimension | null): boo
   const source = sourceFor(f);
   if (by === "tag") return source === "groups" && setFilters(f).length === 0;
   if (source === "tags") return by === null;
-  return source === "groups" && histogramFor(f, by) !== null;
+  // without a per-dimension histogram, the per-group one (filters select a few groups)
+  return source === "groups";
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
@@ -160,6 +161,14 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
      WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
      GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
      ORDER BY 1, h.metric, h.bucket`;
+  } else if (!histogramFor(f, by)) {
+    // several filters, or a filter with a breakdown: the histograms of the groups the filters keep
+    const groupWhere = rollupFilterSql(f, hParams, "g");
+    histSql = `SELECT ${column ? `g.${column}` : "NULL::int"} AS key, g.metric, g.bucket, sum(g.n)::int AS n
+      FROM ticket_rollup_group_hist g
+     WHERE g.company_id = $1 AND g.day >= $2::date AND g.day <= $3::date${groupWhere}
+     GROUP BY 1, g.metric, g.bucket HAVING sum(g.n) <> 0
+     ORDER BY 1, g.metric, g.bucket`;
   } else {
     const hist = histogramFor(f, by)!;
     hParams.push(hist.dim);
