@@ -498,12 +498,19 @@ async function main() {
     // the manager's pages over the whole seeded period (90 days, company time zone)
     const day = (daysAgo: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date(Date.now() - daysAgo * 86_400_000));
     const period = `date_from=${day(89)}&date_to=${day(0)}`;
+    const oneQueue = (await sql.one<{ id: number }>("SELECT min(id) AS id FROM queues WHERE company_id = $1", [seeded.companyId])).id;
+    const oneAgent = (await sql.one<{ id: number }>("SELECT min(id) AS id FROM users WHERE company_id = $1 AND profile = 'user'", [seeded.companyId])).id;
     const reports: Scenario[] = [
       { name: "GET /dashboard, 90 days (admin)", url: () => `/api/dashboard?${period}`, token: admin },
       { name: "GET /reports/summary, 90 days", url: () => `/api/reports/summary?${period}`, token: admin },
       { name: "GET /reports/volume, 90 days", url: () => `/api/reports/volume?${period}`, token: admin },
       ...(["agent", "queue", "tag", "connection"] as const).map((by) => ({ name: `GET /reports/breakdown by ${by}, 90 days`, url: () => `/api/reports/breakdown?by=${by}&${period}`, token: admin })),
       { name: "GET /reports/tickets page 1, 90 days", url: () => `/api/reports/tickets?${period}`, token: admin },
+      // several filters, a filter on a breakdown: the per-group histograms
+      { name: "GET /reports/summary, 90 days, agent + queue filters", url: () => `/api/reports/summary?${period}&userId=${oneAgent}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/breakdown by agent, 90 days, queue filter", url: () => `/api/reports/breakdown?by=agent&${period}&queueId=${oneQueue}`, token: admin },
+      // the ticket's current status: read live
+      { name: "GET /reports/summary, 90 days, status filter (live)", url: () => `/api/reports/summary?${period}&status=pending`, token: admin },
       // the dashboard's tag filter ("any of these tags") reads the cycles live
       { name: "GET /dashboard, 90 days, tag filter (live)", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]}`, token: admin },
       // the reports' single-tag filter reads the per-tag roll-up (migration 0412)
