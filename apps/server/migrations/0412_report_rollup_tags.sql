@@ -9,8 +9,10 @@
 --   * a row trigger on ticket_tags appends each cycle of the ticket, +1 with the tag put on, −1 with
 --     the tag taken off.
 -- The two must see each other's committed changes (a tag put on while a cycle is inserted, in two
--- transactions, must count that cycle once): both triggers first take a transaction lock on the
--- ticket (advisory 41003, ticket id), and each query after it sees what the other committed. A deleted
+-- transactions, must count that cycle once): both triggers first lock the ticket's row (FOR NO KEY
+-- UPDATE, as an update of the ticket does; a row lock, so a statement tagging 300k tickets does not
+-- fill the lock table as 300k advisory locks did), and each query after it sees what the other
+-- committed. A deleted
 -- ticket is taken off by a BEFORE DELETE trigger on tickets, while its cycles and tags still exist:
 -- the cascades that then delete them run their AFTER triggers only at the end of the statement
 -- (PostgreSQL defers the triggers of foreign-key actions), when neither side sees the other any more.
@@ -56,9 +58,9 @@ CREATE INDEX ticket_rollup_tag_delta_company ON ticket_rollup_tag_delta (company
 
 CREATE FUNCTION ticket_tag_rollup_cycle() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(41003, COALESCE(NEW.ticket_id, OLD.ticket_id));
+  PERFORM 1 FROM tickets t WHERE t.id = COALESCE(NEW.ticket_id, OLD.ticket_id) FOR NO KEY UPDATE;
   IF TG_OP = 'UPDATE' AND OLD.ticket_id <> NEW.ticket_id THEN
-    PERFORM pg_advisory_xact_lock(41003, OLD.ticket_id);
+    PERFORM 1 FROM tickets t WHERE t.id = OLD.ticket_id FOR NO KEY UPDATE;
   END IF;
   IF TG_OP <> 'INSERT' THEN
     INSERT INTO ticket_rollup_tag_delta
@@ -83,9 +85,9 @@ CREATE TRIGGER ticket_traking_tag_rollup_update AFTER UPDATE ON ticket_traking
 
 CREATE FUNCTION ticket_tag_rollup_tagging() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(41003, COALESCE(NEW.ticket_id, OLD.ticket_id));
+  PERFORM 1 FROM tickets t WHERE t.id = COALESCE(NEW.ticket_id, OLD.ticket_id) FOR NO KEY UPDATE;
   IF TG_OP = 'UPDATE' AND OLD.ticket_id <> NEW.ticket_id THEN
-    PERFORM pg_advisory_xact_lock(41003, OLD.ticket_id);
+    PERFORM 1 FROM tickets t WHERE t.id = OLD.ticket_id FOR NO KEY UPDATE;
   END IF;
   IF TG_OP <> 'INSERT' THEN
     INSERT INTO ticket_rollup_tag_delta
@@ -108,7 +110,7 @@ CREATE TRIGGER ticket_tags_rollup_update AFTER UPDATE ON ticket_tags
 
 CREATE FUNCTION ticket_tag_rollup_ticket_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(41003, OLD.id);
+  -- the row being deleted is locked already
   INSERT INTO ticket_rollup_tag_delta
   SELECT tt.company_id, g.tag_id, -1, tt.queued_at, tt.finished_at, tt.first_response_at, tt.rated_at, tt.rating
     FROM ticket_traking tt JOIN ticket_tags g ON g.company_id = tt.company_id AND g.ticket_id = tt.ticket_id
