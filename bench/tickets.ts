@@ -4,6 +4,13 @@
  *   nice npx tsx bench/tickets.ts            # throw-away embedded PostgreSQL under the temp folder
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/tickets.ts   # an empty database you own
  *
+ * Dashboard and reports only (BENCH_ONLY_REPORTS=1): see docs/performance.md. Knobs: BENCH_CONTACTS
+ * (tickets, one per contact; 1000000 for the 1M run), BENCH_MESSAGES_PER_TICKET (10), BENCH_REUSE=1
+ * (with BENCH_DATABASE_URL: keep a database an earlier run seeded, skip the seed), BENCH_WEBHOOK_LOAD=1
+ * (bench/webhooks.ts runs in its own processes against the same database while the report scenarios
+ * are measured from BENCH_WEBHOOK_SETTLE seconds (30) into its sustained phase; BENCH_WEBHOOK_RATE
+ * messages/s, 1000 by default).
+ *
  * Seeds one company with 100k contacts, 100k tickets (70% closed, 20% open, 10% pending; 5 queues,
  * 20 agents in one queue each and one in two queues, 90 days) and 1M messages (marker words in 2%,
  * 0.2% and 0.01% of them), starts the real server on a loopback port and measures, over HTTP, 30
@@ -27,7 +34,8 @@ import { startServerProcess } from "./server-process.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
-const MESSAGES_PER_TICKET = 10;
+const MESSAGES_PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 10);
+const ONLY_REPORTS = Boolean(process.env.BENCH_ONLY_REPORTS);
 const RUNS = 30;
 const WARMUP = 20;
 const WORD = "abacaxi"; // frequent: 2% of messages, ~18% of tickets
@@ -47,6 +55,8 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
 async function seed(pool: Sql): Promise<{ companyId: number; adminEmail: string; agentEmail: string }> {
   // One connection for the whole load (session settings apply to it), then VACUUM outside.
   const c = await pool.tx((sql) => load(sql));
+  // the bulk load bypassed the triggers that feed the reports' daily roll-up (migration 0410)
+  await timed("report roll-up rebuilt", () => pool.exec("SELECT ticket_rollup_rebuild($1), ticket_tag_rollup_rebuild($1), ticket_status_rebuild($1)", [c]));
   await timed("vacuum analyze", () => pool.exec("VACUUM ANALYZE"));
   return { companyId: c, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" };
 }
@@ -139,7 +149,8 @@ async function load(sql: Sql): Promise<number> {
       [c],
     ),
   );
-  await timed("last message of each ticket", () =>
+  // the ticket list and search scenarios need these; the report scenarios do not
+  if (!ONLY_REPORTS) await timed("last message of each ticket", () =>
     sql.exec(
       `UPDATE tickets t SET last_message = m.body, last_message_at = m.created_at, last_message_id = m.id
          FROM (SELECT DISTINCT ON (ticket_id) ticket_id, id, body, created_at FROM messages ORDER BY ticket_id, id DESC) m
@@ -148,7 +159,7 @@ async function load(sql: Sql): Promise<number> {
     ),
   );
   // the bulk load skipped triggers (replica role): the tickets' search words as the migration computes them
-  await timed("tickets' search words", () =>
+  if (!ONLY_REPORTS) await timed("tickets' search words", () =>
     sql.exec(
       `UPDATE tickets t SET search_words = contact_search_words(c.name, c.number) || w.words
          FROM (SELECT ticket_id, message_search_words(string_agg(body, ' ')) AS words FROM messages GROUP BY ticket_id) w, contacts c
@@ -177,6 +188,30 @@ async function load(sql: Sql): Promise<number> {
     await sql.exec("CREATE INDEX tickets_search_words ON tickets USING gin (search_words)");
   });
   return c;
+}
+
+/**
+ * Five tags, every third ticket carrying one (the kanban's lanes), for the dashboard's tag counts,
+ * the breakdown by tag and the tag filters. Added once (also to a reused database), through the
+ * triggers that keep the per-tag roll-up.
+ */
+async function ensureTags(sql: Sql, companyId: number): Promise<number[]> {
+  const existing = await sql.many<{ id: number }>("SELECT id FROM tags WHERE company_id = $1 ORDER BY id", [companyId]);
+  if (existing.length) return existing.map((t) => t.id);
+  return timed("tags (every third ticket)", async () => {
+    const tags = await sql.many<{ id: number }>(
+      `INSERT INTO tags (company_id, name, color) SELECT $1, 'Etiqueta ' || g, '#' || lpad(to_hex(g * 2000000), 6, '0') FROM generate_series(1, 5) g RETURNING id`,
+      [companyId],
+    );
+    const ids = tags.map((t) => t.id).sort((a, b) => a - b);
+    await sql.exec(
+      `INSERT INTO ticket_tags (company_id, ticket_id, tag_id)
+       SELECT $1, t.id, ($2::int[])[1 + (t.id / 3) % 5] FROM tickets t WHERE t.company_id = $1 AND t.id % 3 = 0`,
+      [companyId, ids],
+    );
+    await sql.exec("ANALYZE ticket_tags");
+    return ids;
+  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -238,7 +273,7 @@ async function measure(base: string, s: Scenario) {
   const done = background ? await background : 0;
   if (background) log(`${s.name}: ${done} messages sent in the background`);
   times.sort((a, b) => a - b);
-  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)! };
+  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, load: os.loadavg()[0]! };
 }
 
 /**
@@ -270,6 +305,49 @@ async function explainScenarios(pool: ReturnType<typeof createPool>, base: strin
   (pool as unknown as { query: unknown }).query = original;
 }
 
+/**
+ * BENCH_WEBHOOK_LOAD=1: bench/webhooks.ts in processes of its own (its server with job workers, the
+ * fake Graph API, and the load process posting signed deliveries) against the same database, a company
+ * of its own; resolves once its sustained phase (messages on existing tickets) is posting. `stop`
+ * ends that process group and returns what it printed last.
+ */
+async function startWebhookLoad(databaseUrl: string) {
+  const rate = process.env.BENCH_WEBHOOK_RATE ?? "1000";
+  const child = spawn(path.join(here, "../node_modules/.bin/tsx"), [path.join(here, "webhooks.ts")], {
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_NAME_SUFFIX: `-wh${Date.now()}`,
+      BENCH_CONTACTS: "2000",
+      BENCH_RATE: rate,
+      BENCH_MESSAGES: String(Number(rate) * 900),
+      BENCH_SECONDS: "900",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
+  let text = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => {
+      text += d.toString();
+      if (/Phase 2: .*posting/.test(text)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`bench/webhooks.ts exited with ${code} before its sustained phase:\n${text}`)));
+  });
+  // past its start (ANALYZE between its phases, the server catching up): measured in the steady state
+  const settle = Number(process.env.BENCH_WEBHOOK_SETTLE ?? 30);
+  await new Promise((r) => setTimeout(r, settle * 1000));
+  log(`webhook load running for ${settle} s (${rate} messages/s offered, bench/webhooks.ts)`);
+  return {
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGTERM");
+      await exited;
+      return text.trim().split("\n").slice(-8).join(" | ");
+    },
+  };
+}
+
 async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
@@ -284,13 +362,29 @@ async function main() {
   try {
     await migrate(pool);
     const sql = new Sql(pool);
-    const seeded = await timed("seed total", () => seed(sql));
+    const earlier = process.env.BENCH_REUSE && process.env.BENCH_DATABASE_URL
+      ? await sql.maybe<{ id: number }>("SELECT id FROM companies WHERE email = 'bench@bench.test'")
+      : null;
+    if (earlier) log(`BENCH_REUSE: company ${earlier.id} of an earlier run, not seeded again`);
+    const seeded = earlier
+      ? { companyId: earlier.id, adminEmail: "admin@bench.test", agentEmail: "agent1@bench.test" }
+      : await timed("seed total", () => seed(sql));
     const counts = await sql.one<Record<string, number>>(
-      `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM messages) AS messages,
+      ONLY_REPORTS
+        ? `SELECT (SELECT count(*) FROM contacts WHERE company_id = $1) AS contacts, (SELECT count(*) FROM tickets WHERE company_id = $1) AS tickets,
+                  (SELECT count(*) FROM ticket_traking WHERE company_id = $1) AS cycles`
+        : `SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM messages) AS messages,
               (SELECT count(*) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS with_word,
               (SELECT count(DISTINCT ticket_id) FROM messages WHERE lower(body) LIKE '%${WORD}%') AS tickets_with_word`,
+      ONLY_REPORTS ? [seeded.companyId] : [],
     );
     log("data", counts);
+    const tagIds = await ensureTags(sql, seeded.companyId);
+    // a rebuild of the roll-up (a migration, the seed, the tags just added) leaves its deltas as dead
+    // rows that every compaction's index scan steps over until autovacuum passes: vacuumed now
+    await timed("vacuum the roll-up's delta tables", () =>
+      sql.exec("VACUUM ANALYZE ticket_rollup_delta, ticket_rollup_tag_delta, contact_rollup_delta, ticket_status_delta"),
+    );
 
     // The server is a process of its own, so the client's work never shares its event loop; with
     // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
@@ -404,19 +498,47 @@ async function main() {
     // the manager's pages over the whole seeded period (90 days, company time zone)
     const day = (daysAgo: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date(Date.now() - daysAgo * 86_400_000));
     const period = `date_from=${day(89)}&date_to=${day(0)}`;
+    const oneQueue = (await sql.one<{ id: number }>("SELECT min(id) AS id FROM queues WHERE company_id = $1", [seeded.companyId])).id;
+    const oneAgent = (await sql.one<{ id: number }>("SELECT min(id) AS id FROM users WHERE company_id = $1 AND profile = 'user'", [seeded.companyId])).id;
     const reports: Scenario[] = [
       { name: "GET /dashboard, 90 days (admin)", url: () => `/api/dashboard?${period}`, token: admin },
       { name: "GET /reports/summary, 90 days", url: () => `/api/reports/summary?${period}`, token: admin },
       { name: "GET /reports/volume, 90 days", url: () => `/api/reports/volume?${period}`, token: admin },
       ...(["agent", "queue", "tag", "connection"] as const).map((by) => ({ name: `GET /reports/breakdown by ${by}, 90 days`, url: () => `/api/reports/breakdown?by=${by}&${period}`, token: admin })),
       { name: "GET /reports/tickets page 1, 90 days", url: () => `/api/reports/tickets?${period}`, token: admin },
+      // several filters, a filter on a breakdown: the per-group histograms
+      { name: "GET /reports/summary, 90 days, agent + queue filters", url: () => `/api/reports/summary?${period}&userId=${oneAgent}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/breakdown by agent, 90 days, queue filter", url: () => `/api/reports/breakdown?by=agent&${period}&queueId=${oneQueue}`, token: admin },
+      // the ticket's current status: read live
+      { name: "GET /reports/summary, 90 days, status filter (live)", url: () => `/api/reports/summary?${period}&status=pending`, token: admin },
+      // the dashboard's tag filter ("any of these tags") reads the cycles live
+      { name: "GET /dashboard, 90 days, tag filter (live)", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]}`, token: admin },
+      // the reports' single-tag filter reads the per-tag roll-up (migration 0412)
+      { name: "GET /reports/summary, 90 days, tag filter", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}`, token: admin },
     ];
-    const sample = await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json());
+    const sample = (await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
+      created: number;
+      resolved: number;
+    };
     log(`reports summary over the period: ${JSON.stringify(sample).slice(0, 400)}`);
-    if (process.env.BENCH_ONLY_REPORTS) {
-      await run(reports);
-      console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) |\n|---|---:|---:|---:|");
-      for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+    // the roll-up's counts against the cycles themselves (the live definition), once
+    const live = await sql.one<{ created: number; resolved: number }>(
+      `SELECT count(*) FILTER (WHERE (queued_at AT TIME ZONE z) ::date BETWEEN $2::date AND $3::date)::int AS created,
+              count(*) FILTER (WHERE (finished_at AT TIME ZONE z)::date BETWEEN $2::date AND $3::date)::int AS resolved
+         FROM ticket_traking, (SELECT time_zone AS z FROM companies WHERE id = $1) c WHERE company_id = $1`,
+      [seeded.companyId, day(89), day(0)],
+    );
+    if (live.created !== sample.created || live.resolved !== sample.resolved) throw new Error(`summary ${JSON.stringify(sample)} differs from the cycles ${JSON.stringify(live)}`);
+    log(`summary checked against the cycles: ${live.created} created, ${live.resolved} resolved`);
+    if (ONLY_REPORTS) {
+      const webhooks = process.env.BENCH_WEBHOOK_LOAD ? await startWebhookLoad(url) : null;
+      try {
+        await run(reports);
+      } finally {
+        if (webhooks) log(`webhook load: ${await webhooks.stop()}`);
+      }
+      console.log("\n| Scenario | p50 (ms) | p95 (ms) | p99 (ms) | load avg (1 min) |\n|---|---:|---:|---:|---:|");
+      for (const r of results) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.load.toFixed(1)} |`);
       await server.stop();
       return;
     }

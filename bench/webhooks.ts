@@ -48,17 +48,25 @@ const PHONE_DIGITS = "5511955550000";
 
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
 
+/**
+ * BENCH_NAME_SUFFIX: appended to the plan's and company's names and the admin's address, so the load
+ * can run in a database another bench seeded (bench/tickets.ts BENCH_WEBHOOK_LOAD=1).
+ */
+const SUFFIX = process.env.BENCH_NAME_SUFFIX ?? "";
+
 async function seed(sql: Sql): Promise<{ companyId: number; email: string }> {
-  const plan = await sql.one<{ id: number }>("INSERT INTO plans (name, connections, users, queues) VALUES ('Bench', 10, 10, 10) RETURNING id");
+  const plan = await sql.one<{ id: number }>("INSERT INTO plans (name, connections, users, queues) VALUES ($1, 10, 10, 10) RETURNING id", [`Bench${SUFFIX}`]);
   const company = await sql.one<{ id: number }>(
-    "INSERT INTO companies (name, email, plan_id, due_date) VALUES ('Bench Co', 'bench@bench.test', $1, '2099-12-31') RETURNING id",
-    [plan.id],
+    "INSERT INTO companies (name, email, plan_id, due_date) VALUES ($1, $2, $3, '2099-12-31') RETURNING id",
+    [`Bench Co${SUFFIX}`, `bench${SUFFIX}@bench.test`, plan.id],
   );
-  await sql.exec(
-    "INSERT INTO users (company_id, name, email, password_hash, profile, all_ticket) VALUES ($1, 'Bench Admin', 'admin@bench.test', $2, 'admin', 'enable')",
-    [company.id, await hashPassword(PASSWORD)],
-  );
-  return { companyId: company.id, email: "admin@bench.test" };
+  const email = `admin${SUFFIX}@bench.test`;
+  await sql.exec("INSERT INTO users (company_id, name, email, password_hash, profile, all_ticket) VALUES ($1, 'Bench Admin', $2, $3, 'admin', 'enable')", [
+    company.id,
+    email,
+    await hashPassword(PASSWORD),
+  ]);
+  return { companyId: company.id, email };
 }
 
 async function main() {

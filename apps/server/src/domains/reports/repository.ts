@@ -1,6 +1,7 @@
 import type { ReportDimension, ReportFilters, ReportMetric } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
 import { EVENTS, filterSql, NO_FIGURES, type FigureRow, type ReportEvent } from "./filters.js";
+import * as rollup from "./rollup.js";
 
 /**
  * The reports' reads, all on ticket_traking (one row per handling cycle, kept by triggers: 0400,
@@ -11,6 +12,8 @@ export interface ReportScope {
   companyId: number;
   start: Date;
   end: Date;
+  /** The same range as the company's local days (both included), for the roll-up. */
+  days: { from: string; to: string };
   filters: ReportFilters;
 }
 
@@ -18,7 +21,7 @@ export interface ReportScope {
  * The figures per group: `key` is the SQL of the group (null: one group, the whole scope). Four
  * queries, one per event, merged by key.
  */
-async function figuresBy(sql: Sql, s: ReportScope, key: string | null, join = ""): Promise<Map<number | null, FigureRow>> {
+export async function figuresBy(sql: Sql, s: ReportScope, key: string | null, join = ""): Promise<Map<number | null, FigureRow>> {
   const out = new Map<number | null, FigureRow>();
   await Promise.all(
     (Object.keys(EVENTS) as ReportEvent[]).map(async (event) => {
@@ -37,8 +40,13 @@ async function figuresBy(sql: Sql, s: ReportScope, key: string | null, join = ""
   return out;
 }
 
-export async function summary(sql: Sql, s: ReportScope): Promise<FigureRow> {
-  return (await figuresBy(sql, s, null)).get(null) ?? NO_FIGURES;
+/**
+ * The figures from the daily roll-up when it holds them (see rollup.servesFigures), else read live on
+ * the cycles. `live` forces the live read (the equivalence test compares both).
+ */
+export async function summary(sql: Sql, s: ReportScope, live = false): Promise<FigureRow> {
+  const figures = !live && rollup.servesFigures(s.filters, null) ? await rollup.figures(sql, s.companyId, s.days, s.filters, null) : await figuresBy(sql, s, null);
+  return figures.get(null) ?? NO_FIGURES;
 }
 
 const DIMENSION: Record<ReportDimension, { key: string; join: string; names: string }> = {
@@ -50,9 +58,10 @@ const DIMENSION: Record<ReportDimension, { key: string; join: string; names: str
 };
 
 /** The figures per agent, queue, connection or tag, most tickets first (then resolved, then name). */
-export async function breakdown(sql: Sql, s: ReportScope, by: ReportDimension) {
+export async function breakdown(sql: Sql, s: ReportScope, by: ReportDimension, live = false) {
   const d = DIMENSION[by];
-  const figures = await figuresBy(sql, s, d.key, d.join);
+  const figures =
+    !live && rollup.servesFigures(s.filters, by) ? await rollup.figures(sql, s.companyId, s.days, s.filters, by) : await figuresBy(sql, s, d.key, d.join);
   const ids = [...figures.keys()].filter((k): k is number => k !== null);
   const names = new Map(
     (await sql.many<{ id: number; name: string }>(`SELECT id, name FROM ${d.names} WHERE company_id = $1 AND id = ANY($2::int[])`, [s.companyId, ids])).map((r) => [
@@ -76,7 +85,8 @@ export async function breakdown(sql: Sql, s: ReportScope, by: ReportDimension) {
  * Cycles entered and finished per local day (yyyy-MM-dd) or hour (HH) of the company's zone. Grouped
  * by the local date or hour, formatted once per group.
  */
-export function volume(sql: Sql, s: ReportScope, timeZone: string, unit: "day" | "hour") {
+export function volume(sql: Sql, s: ReportScope, timeZone: string, unit: "day" | "hour", live = false) {
+  if (!live && unit === "day" && rollup.servesFilters(s.filters)) return rollup.volumeByDay(sql, s.companyId, s.days, s.filters);
   const params: unknown[] = [s.companyId, s.start, s.end];
   const where = filterSql(s.filters, params);
   params.push(timeZone);
@@ -156,7 +166,9 @@ const LIST_JOINS = `JOIN tickets t ON t.company_id = tt.company_id AND t.id = tt
   LEFT JOIN users u ON u.company_id = tt.company_id AND u.id = tt.user_id
   LEFT JOIN whatsapps w ON w.company_id = tt.company_id AND w.id = tt.whatsapp_id`;
 
-export function countTickets(sql: Sql, s: ListScope) {
+export function countTickets(sql: Sql, s: ListScope, live = false) {
+  const column = rollup.countColumn(s.metric, s.rating);
+  if (!live && column && rollup.servesFilters(s.filters)) return rollup.countCycles(sql, s.companyId, s.days, s.filters, column);
   const params: unknown[] = [s.companyId, s.start, s.end];
   return sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM ticket_traking tt WHERE ${listWhere(s, params)}`, params);
 }

@@ -13,6 +13,7 @@ import {
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { addDays, dashboardRange } from "../dashboard/date-range.js";
+import { compact } from "../dashboard/rollup.js";
 import * as repo from "./repository.js";
 
 /** The filters alone (no range, no list or breakdown fields). */
@@ -25,7 +26,15 @@ export function filtersOf(q: ReportFilters): ReportFilters {
 export async function reportScope(ctx: AppContext, actor: RequestActor, q: ReportFilters) {
   const { time_zone: timeZone } = await ctx.sql.one<{ time_zone: string }>("SELECT time_zone FROM companies WHERE id = $1", [actor.companyId]);
   const range = dashboardRange(q.date_from && q.date_to ? { date_from: q.date_from, date_to: q.date_to } : { days: REPORT_DEFAULT_DAYS }, timeZone);
-  const scope: repo.ReportScope = { companyId: actor.companyId, start: range.start, end: range.end, filters: filtersOf(q) };
+  const scope: repo.ReportScope = {
+    companyId: actor.companyId,
+    start: range.start,
+    end: range.end,
+    days: { from: range.dateFrom, to: range.dateTo },
+    filters: filtersOf(q),
+  };
+  // the roll-up's pending changes folded in, so its figures include every committed change
+  await compact(ctx.sql, actor.companyId);
   return { scope, range: { dateFrom: range.dateFrom, dateTo: range.dateTo, timeZone } };
 }
 

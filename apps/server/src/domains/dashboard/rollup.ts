@@ -1,0 +1,137 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Sql } from "../../db/sql.js";
+
+/**
+ * The daily roll-up of ticket cycles (migration 0410): counts and exact sums per company-local day
+ * and (agent, queue, connection, origin) in `ticket_rollup`, duration histograms per dimension in
+ * `ticket_rollup_hist`, new contacts per day in `contact_rollup`. Triggers append every change of a
+ * cycle or contact to a delta table; `compact` folds a company's deltas in, and every read calls it
+ * first, so the roll-up answers exactly what the live queries would. The figures per tag
+ * (migration 0412, `ticket_rollup_tag`) and the tickets per status (0411, `ticket_status_count`) are
+ * kept and folded in the same way.
+ */
+export async function compact(sql: Sql, companyId: number): Promise<void> {
+  await sql.exec("SELECT ticket_rollup_compact($1), ticket_tag_rollup_compact($1), ticket_status_compact($1)", [companyId]);
+}
+
+/** The days of a request: both included, yyyy-MM-dd in the company's zone. */
+export interface Days {
+  from: string;
+  to: string;
+}
+
+/** Folds in the deltas of every company that has some, one company (one transaction) at a time. */
+async function sweep(sql: Sql): Promise<void> {
+  const pending = await sql.many<{ id: number }>(
+    `SELECT c.id FROM companies c
+      WHERE EXISTS (SELECT 1 FROM ticket_rollup_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM contact_rollup_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM ticket_status_delta d WHERE d.company_id = c.id)
+         OR EXISTS (SELECT 1 FROM ticket_rollup_tag_delta d WHERE d.company_id = c.id)
+      ORDER BY c.id`,
+  );
+  for (const c of pending) await compact(sql, c.id);
+}
+
+/** The deltas of every company folded in once a minute, so they never pile up between reads. */
+export function startRollupSweep(sql: Sql, log: FastifyBaseLogger, everyMs = 60_000): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweep(sql)
+      .catch((err: unknown) => log.error({ err }, "report roll-up: the periodic compaction failed; the next read or sweep folds the deltas in"))
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Tickets waiting (pending) and being handled (open, paused) now, from the status counters. */
+export function currentLoad(sql: Sql, companyId: number) {
+  return sql.one<{ pending: number; happening: number }>(
+    `SELECT COALESCE(sum(n) FILTER (WHERE status = 'pending'), 0)::int AS pending,
+            COALESCE(sum(n) FILTER (WHERE status IN ('open', 'paused')), 0)::int AS happening
+       FROM ticket_status_count WHERE company_id = $1`,
+    [companyId],
+  );
+}
+
+/** The company's tags with the cycles that entered in the days on tickets carrying each. */
+export function tagCounts(sql: Sql, companyId: number, days: Days) {
+  return sql.many<{ id: number; name: string; color: string; tickets: number }>(
+    `SELECT tg.id, tg.name, tg.color, COALESCE(n.tickets, 0) AS tickets
+       FROM tags tg
+       LEFT JOIN (
+         SELECT r.tag_id, sum(r.created)::int AS tickets FROM ticket_rollup_tag r
+          WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date
+          GROUP BY r.tag_id
+       ) n ON n.tag_id = tg.id
+      WHERE tg.company_id = $1
+      ORDER BY lower(tg.name), tg.id`,
+    [companyId, days.from, days.to],
+  );
+}
+
+/** SQL minutes with one decimal from a sum of seconds over a count, as the live `avg` gives them. */
+const minutes = (sum: string, n: string) => `COALESCE(round((sum(${sum}) / NULLIF(sum(${n}), 0) / 60)::numeric, 1), 0)::float8`;
+
+/** Cycles finished in the days and their average handling time (accepted → finished). */
+export function finishedCycles(sql: Sql, companyId: number, days: Days) {
+  return sql.one<{ finished: number; avg_support: number }>(
+    `SELECT COALESCE(sum(r.finished), 0)::int AS finished, ${minutes("r.support_sum", "r.support_n")} AS avg_support
+       FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date`,
+    [companyId, days.from, days.to],
+  );
+}
+
+/** Average wait of the cycles accepted in the days that waited at all. */
+export function waitTime(sql: Sql, companyId: number, days: Days) {
+  return sql.one<{ avg_wait: number }>(
+    `SELECT ${minutes("r.wait_sum", "r.waited")} AS avg_wait
+       FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date`,
+    [companyId, days.from, days.to],
+  );
+}
+
+/** Contacts (not groups) created in the days. */
+export function leads(sql: Sql, companyId: number, days: Days) {
+  return sql.one<{ n: number }>(
+    "SELECT COALESCE(sum(n), 0)::int AS n FROM contact_rollup WHERE company_id = $1 AND day >= $2::date AND day <= $3::date",
+    [companyId, days.from, days.to],
+  );
+}
+
+/** The attendants' figures (see repository.attendants) from the roll-up. */
+export function attendants(sql: Sql, companyId: number, days: Days) {
+  return sql.many<{
+    id: number;
+    name: string;
+    tickets: number;
+    count_ativo: number;
+    count_receptivo: number;
+    avg_support: number;
+    online: boolean;
+  }>(
+    `WITH per_user AS (
+       SELECT r.user_id, sum(r.started)::int AS tickets,
+              COALESCE(sum(r.started) FILTER (WHERE r.origin_from_me), 0)::int AS count_ativo,
+              COALESCE(sum(r.started) FILTER (WHERE NOT r.origin_from_me), 0)::int AS count_receptivo,
+              sum(r.support_n) AS support_n,
+              ${minutes("r.support_sum", "r.support_n")} AS avg_support
+         FROM ticket_rollup r
+        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date AND r.user_id IS NOT NULL
+        GROUP BY r.user_id
+     )
+     SELECT u.id, u.name, COALESCE(a.tickets, 0) AS tickets, COALESCE(a.count_ativo, 0) AS count_ativo,
+            COALESCE(a.count_receptivo, 0) AS count_receptivo, COALESCE(a.avg_support, 0) AS avg_support,
+            COALESCE(u.last_seen_at > now() - interval '5 minutes' OR (u.online AND u.last_seen_at > now() - interval '10 minutes'), false) AS online
+       FROM users u
+       LEFT JOIN per_user a ON a.user_id = u.id
+      WHERE u.company_id = $1
+      ORDER BY lower(u.name), u.id`,
+    [companyId, days.from, days.to],
+  );
+}

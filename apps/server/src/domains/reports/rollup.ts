@@ -1,0 +1,249 @@
+import type { ReportDimension, ReportFilters } from "@atende/shared";
+import type { Sql } from "../../db/sql.js";
+import type { Days } from "../dashboard/rollup.js";
+import { NO_FIGURES, type FigureRow } from "./filters.js";
+
+/**
+ * The reports' figures from the daily roll-up (migration 0410; see dashboard/rollup.ts). Counts,
+ * sums and CSAT are exact. Medians and p90 are PostgreSQL's percentile_cont over the histogram's
+ * buckets, each value taken as its bucket's lower bound: exact for whole seconds under a minute,
+ * whole minutes under a day and whole hours beyond; otherwise at most one bucket below the live
+ * figure (under 1 s, 1 min or 1 h, the precision the page shows: docs/architecture.md, "Reports").
+ */
+
+/**
+ * The roll-up that holds these filters: "groups" (ticket_rollup: agent, queue, connection, origin in
+ * any combination), "tags" (ticket_rollup_tag: a tag alone), or null: the ticket's current status, or
+ * a tag with another filter, read the cycles live.
+ */
+function sourceFor(f: ReportFilters): "groups" | "tags" | null {
+  if (f.status !== undefined) return null;
+  if (f.tagId !== undefined) return setFilters(f).length === 0 ? "tags" : null;
+  return "groups";
+}
+
+export function servesFilters(f: ReportFilters): boolean {
+  return sourceFor(f) !== null;
+}
+
+/** The table and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
+function countsScope(f: ReportFilters, params: unknown[], byTag = false): { table: string; where: string } {
+  const days = "r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date";
+  if (byTag) return { table: "ticket_rollup_tag", where: days }; // the breakdown by tag takes no filter here
+  if (sourceFor(f) === "tags") {
+    params.push(f.tagId);
+    return { table: "ticket_rollup_tag", where: `${days} AND r.tag_id = $${params.length}` };
+  }
+  return { table: "ticket_rollup", where: days + rollupFilterSql(f, params) };
+}
+
+/** The roll-up's grouping columns per filter or breakdown, and the histogram dimension of each. */
+const COLUMN = { queueId: "queue_id", userId: "user_id", whatsappId: "whatsapp_id" } as const;
+const HIST_DIM: Record<"userId" | "queueId" | "whatsappId" | "origin", number> = { userId: 1, queueId: 2, whatsappId: 3, origin: 4 };
+const BREAKDOWN: Partial<Record<ReportDimension, { column: string; dim: number }>> = {
+  agent: { column: "user_id", dim: 1 },
+  queue: { column: "queue_id", dim: 2 },
+  connection: { column: "whatsapp_id", dim: 3 },
+};
+
+function rollupFilterSql(f: ReportFilters, params: unknown[], alias = "r"): string {
+  const out: string[] = [];
+  for (const k of ["queueId", "userId", "whatsappId"] as const) {
+    const v = f[k];
+    if (v === undefined) continue;
+    if (v === "none") out.push(`${alias}.${COLUMN[k]} IS NULL`);
+    else {
+      params.push(v);
+      out.push(`${alias}.${COLUMN[k]} = $${params.length}`);
+    }
+  }
+  if (f.origin) out.push(f.origin === "ativo" ? `${alias}.origin_from_me` : `NOT ${alias}.origin_from_me`);
+  return out.map((c) => ` AND ${c}`).join("");
+}
+
+/** The filters set among the roll-up's columns. */
+const setFilters = (f: ReportFilters) => (["userId", "queueId", "whatsappId", "origin"] as const).filter((k) => f[k] !== undefined);
+
+/**
+ * The per-dimension histogram to read for these filters and this grouping, or null: two filters, or
+ * a filter with a breakdown, read the per-group histograms of the groups they keep.
+ */
+function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: number; key: number | "none" | null } | null {
+  const set = setFilters(f);
+  if (by !== null) return set.length === 0 && BREAKDOWN[by] ? { dim: BREAKDOWN[by].dim, key: null } : null;
+  if (set.length === 0) return { dim: 0, key: null };
+  if (set.length > 1) return null;
+  const k = set[0]!;
+  const v = f[k]!;
+  return { dim: HIST_DIM[k], key: k === "origin" ? (v === "ativo" ? 1 : 0) : (v as number | "none") };
+}
+
+/** Whether a summary (by null) or breakdown can be answered from the roll-up. */
+export function servesFigures(f: ReportFilters, by: ReportDimension | null): boolean {
+  const source = sourceFor(f);
+  if (by === "tag") return source === "groups" && setFilters(f).length === 0;
+  if (source === "tags") return by === null;
+  // without a per-dimension histogram, the per-group one (filters select a few groups)
+  return source === "groups";
+}
+
+/** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
+function rint(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/**
+ * percentile_cont(p) of the values a histogram stands for (each bucket's count times its lower
+ * bound), rounded as the live query rounds; buckets sorted ascending; null when empty.
+ */
+export function histogramPercentile(buckets: { bucket: number; n: number }[], p: number): number | null {
+  const total = buckets.reduce((s, b) => s + b.n, 0);
+  if (total <= 0) return null;
+  const pos = p * (total - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const valueAt = (index: number) => {
+    let seen = 0;
+    for (const b of buckets) {
+      seen += b.n;
+      if (index < seen) return b.bucket;
+    }
+    return buckets.at(-1)!.bucket;
+  };
+  const a = valueAt(lo);
+  const b = hi === lo ? a : valueAt(hi);
+  return rint(a + (pos - lo) * (b - a));
+}
+
+interface CountRow {
+  key: number | null;
+  created: number;
+  resolved: number;
+  answered: number;
+  rated: number;
+  csat_average: number | null;
+  satisfied: number;
+  distribution: number[];
+}
+
+/**
+ * The figures per group (`by` null: one group, the whole scope) from the roll-up: the counts of the
+ * days' rows, the percentiles of the matching histogram. Only groups with at least one event in the
+ * range are returned, as the live queries return them.
+ */
+export async function figures(sql: Sql, companyId: number, days: Days, f: ReportFilters, by: ReportDimension | null): Promise<Map<number | null, FigureRow>> {
+  if (!servesFigures(f, by)) throw new Error("report roll-up: these filters are read live (servesFigures)");
+  const perTag = by === "tag" || sourceFor(f) === "tags";
+  const column = by === null ? null : by === "tag" ? "tag_id" : BREAKDOWN[by]!.column;
+  const params: unknown[] = [companyId, days.from, days.to];
+  const { table, where } = countsScope(f, params, by === "tag");
+  const countsSql = `SELECT ${column ? `r.${column}` : "NULL::int"} AS key,
+         COALESCE(sum(r.created), 0)::int AS created, COALESCE(sum(r.finished), 0)::int AS resolved,
+         COALESCE(sum(r.answered), 0)::int AS answered, COALESCE(sum(r.rated), 0)::int AS rated,
+         round(sum(r.r1 + 2 * r.r2 + 3 * r.r3 + 4 * r.r4 + 5 * r.r5)::numeric / NULLIF(sum(r.rated), 0), 2)::float8 AS csat_average,
+         COALESCE(sum(r.r4 + r.r5), 0)::int AS satisfied,
+         array[COALESCE(sum(r.r1), 0), COALESCE(sum(r.r2), 0), COALESCE(sum(r.r3), 0), COALESCE(sum(r.r4), 0), COALESCE(sum(r.r5), 0)]::int[] AS distribution
+    FROM ${table} r WHERE ${where}
+    ${column ? `GROUP BY 1 HAVING sum(r.created) <> 0 OR sum(r.finished) <> 0 OR sum(r.answered) <> 0 OR sum(r.rated) <> 0` : ""}`;
+
+  const hParams: unknown[] = [companyId, days.from, days.to];
+  let histSql: string;
+  if (perTag) {
+    // per tag: the breakdown by tag, or the summary of one tag
+    let tagWhere = "";
+    if (f.tagId !== undefined) {
+      hParams.push(f.tagId);
+      tagWhere = ` AND h.tag_id = $${hParams.length}`;
+    }
+    histSql = `SELECT ${by === "tag" ? "h.tag_id" : "NULL::int"} AS key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ticket_rollup_tag_hist h
+     WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
+     GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY 1, h.metric, h.bucket`;
+  } else if (!histogramFor(f, by)) {
+    // several filters, or a filter with a breakdown: the histograms of the groups the filters keep
+    const groupWhere = rollupFilterSql(f, hParams, "g");
+    histSql = `SELECT ${column ? `g.${column}` : "NULL::int"} AS key, g.metric, g.bucket, sum(g.n)::int AS n
+      FROM ticket_rollup_group_hist g
+     WHERE g.company_id = $1 AND g.day >= $2::date AND g.day <= $3::date${groupWhere}
+     GROUP BY 1, g.metric, g.bucket HAVING sum(g.n) <> 0
+     ORDER BY 1, g.metric, g.bucket`;
+  } else {
+    const hist = histogramFor(f, by)!;
+    hParams.push(hist.dim);
+    let keyWhere = "";
+    if (hist.key === "none") keyWhere = " AND h.key IS NULL";
+    else if (hist.key !== null) {
+      hParams.push(hist.key);
+      keyWhere = ` AND h.key = $${hParams.length}`;
+    }
+    histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ticket_rollup_hist h
+     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}
+     GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY h.key, h.metric, h.bucket`;
+  }
+
+  const [counts, buckets] = await Promise.all([
+    sql.many<CountRow>(countsSql, params),
+    sql.many<{ key: number | null; metric: number; bucket: number; n: number }>(histSql, hParams),
+  ]);
+  const perGroup = new Map<string, { bucket: number; n: number }[]>();
+  for (const b of buckets) {
+    const id = `${column ? String(b.key) : "all"}:${b.metric}`;
+    let list = perGroup.get(id);
+    if (!list) perGroup.set(id, (list = []));
+    list.push({ bucket: b.bucket, n: b.n });
+  }
+  const out = new Map<number | null, FigureRow>();
+  for (const c of counts) {
+    const id = column ? String(c.key) : "all";
+    const fr = perGroup.get(`${id}:1`) ?? [];
+    const res = perGroup.get(`${id}:2`) ?? [];
+    out.set(c.key, {
+      ...NO_FIGURES,
+      created: c.created,
+      resolved: c.resolved,
+      answered: c.answered,
+      first_response_median: histogramPercentile(fr, 0.5),
+      first_response_p90: histogramPercentile(fr, 0.9),
+      resolution_median: histogramPercentile(res, 0.5),
+      resolution_p90: histogramPercentile(res, 0.9),
+      rated: c.rated,
+      csat_average: c.csat_average,
+      satisfied: c.satisfied,
+      distribution: c.distribution,
+    });
+  }
+  return out;
+}
+
+/** Cycles entered and finished per local day, from the roll-up (the shape of repository.volume). */
+export function volumeByDay(sql: Sql, companyId: number, days: Days, f: ReportFilters) {
+  const params: unknown[] = [companyId, days.from, days.to];
+  const { table, where } = countsScope(f, params);
+  return sql.many<{ kind: "created" | "resolved"; key: string; n: number }>(
+    `WITH d AS (
+       SELECT to_char(r.day, 'YYYY-MM-DD') AS key, sum(r.created)::int AS created, sum(r.finished)::int AS resolved
+         FROM ${table} r WHERE ${where}
+        GROUP BY r.day)
+     SELECT 'created' AS kind, key, created AS n FROM d WHERE created <> 0
+     UNION ALL
+     SELECT 'resolved' AS kind, key, resolved AS n FROM d WHERE resolved <> 0`,
+    params,
+  );
+}
+
+/** The roll-up column counting a list's cycles, or null when the list must be counted live. */
+export function countColumn(metric: "created" | "resolved" | "firstResponse" | "csat", rating: number | undefined): string | null {
+  if (rating !== undefined) return metric === "csat" ? (["r1", "r2", "r3", "r4", "r5"][rating - 1] ?? null) : null;
+  return { created: "created", resolved: "finished", firstResponse: "answered", csat: "rated" }[metric];
+}
+
+/** How many cycles a list holds, from the roll-up (`column` from countColumn). */
+export function countCycles(sql: Sql, companyId: number, days: Days, f: ReportFilters, column: string) {
+  const params: unknown[] = [companyId, days.from, days.to];
+  const { table, where } = countsScope(f, params);
+  return sql.one<{ n: number }>(`SELECT COALESCE(sum(r.${column}), 0)::int AS n FROM ${table} r WHERE ${where}`, params);
+}
