@@ -64,6 +64,8 @@ export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
   private redisClients: { quit(): Promise<unknown> }[] = [];
+  /** The online-flag checks of sockets that closed, still running: close() waits for them before Redis goes. */
+  private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
   private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
@@ -142,7 +144,9 @@ export class Realtime {
     socket.on(CLIENT_EVENTS.userStatus, () => this.markSeen(actor, "userStatus"));
     socket.on("disconnect", () => {
       clearTimeout(this.expiryTimers.get(socket));
-      void this.markOfflineIfLastSocket(actor);
+      const check = this.markOfflineIfLastSocket(actor);
+      this.offlineChecks.add(check);
+      void check.finally(() => this.offlineChecks.delete(check));
     });
     for (const handler of this.handlers) handler(socket);
   }
@@ -250,6 +254,8 @@ export class Realtime {
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.io.close(() => resolve()));
+    // the sockets' disconnect handlers ask the adapter (Redis) who is left: let them finish first
+    await Promise.allSettled([...this.offlineChecks]);
     await Promise.all(
       this.redisClients.map((c) => c.quit().catch((err: unknown) => this.log.warn({ err }, "closing a Redis client of the socket adapter failed"))),
     );

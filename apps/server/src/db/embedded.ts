@@ -77,7 +77,9 @@ export async function startEmbeddedPostgres(
     password,
     persistent: opts.persistent ?? true,
     createPostgresUser: isRoot,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    // PostgreSQL's builtin C.UTF-8 locale: byte-order sorting that is the same on every machine, and
+    // Unicode case mapping, so lower() and ILIKE treat 'Ç' and 'ç' alike (libc's C locale maps ASCII only)
+    initdbFlags: ["--encoding=UTF8", "--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
     postgresFlags: [
       ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
       ...Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
