@@ -140,6 +140,13 @@ test("the list: labels and actions by status, delivery %, filters and paging", a
   await campaignRow(w, { name: "Quebrada", createdAt: "2026-04-14T15:00:00Z", status: "ERROR" });
   await db().exec("UPDATE campaigns SET error_message = 'Faltam os seguintes cabeçalhos obrigatórios: cpf', account_violation = '' WHERE name = 'Quebrada' AND company_id = $1", [w.tenant.companyId]);
   await db().exec("UPDATE campaigns SET account_violation = 'Conta restrita pela Meta' WHERE name = 'Em andamento' AND company_id = $1", [w.tenant.companyId]);
+  // the server's dispatcher runs: the running campaign keeps a recipient whose retry is due tomorrow, so
+  // it stays "Em Disparo" (with nothing left it would be finished and its counters recounted)
+  await db().exec(
+    `INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone, state, next_attempt_at)
+     SELECT company_id, id, 1, '5511930009999', 'pending', now() + interval '1 day' FROM campaigns WHERE name = 'Em andamento' AND company_id = $1`,
+    [w.tenant.companyId],
+  );
 
   await login(page, w.tenant.admin.email);
   await page.goto("/campaigns");
