@@ -62,7 +62,7 @@ export const promptInput = z.object({
   maxTokens: num(1, PROMPT_LIMITS.maxTokens, true).default(PROMPT_DEFAULTS.maxTokens),
   temperature: num(0, PROMPT_LIMITS.temperature, false).default(PROMPT_DEFAULTS.temperature),
   maxMessages: num(1, PROMPT_LIMITS.maxMessages, true).default(PROMPT_DEFAULTS.maxMessages),
-  queueId: z.coerce.number({ error: "Informe o setor" }).int("Informe o setor").positive("Informe o setor"),
+  queueId: z.coerce.number({ error: "Informe o setor" }).int("Informe o setor").positive("Informe o setor").max(2147483647, "Informe o setor"),
 });
 export type PromptInput = z.input<typeof promptInput>;
 
