@@ -118,9 +118,9 @@ export function PromptDialog({ open, record, onClose, onSaved }: Props) {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField label={t("prompts.fields.maxTokens")} type="number" {...field("maxTokens")} sx={{ gridColumn: { sm: "span 2" } }} />
+            <TextField label={t("prompts.fields.maxTokens")} type="number" {...field("maxTokens")} sx={{ gridColumn: { sm: "span 1" } }} />
             <TextField label={t("prompts.fields.temperature")} type="number" slotProps={{ htmlInput: { step: 0.1, min: 0, max: 2 } }} {...field("temperature")} sx={{ gridColumn: { sm: "span 1" } }} />
-            <TextField label={t("prompts.fields.maxMessages")} type="number" {...field("maxMessages")} sx={{ gridColumn: { sm: "span 1" } }} />
+            <TextField label={t("prompts.fields.maxMessages")} type="number" {...field("maxMessages")} sx={{ gridColumn: { sm: "span 2" } }} />
             <TextField select label={t("prompts.fields.voice")} {...field("voice")} sx={{ gridColumn: { sm: "span 2" } }} slotProps={{ select: { SelectDisplayProps: { "data-testid": "prompt-voice" } as object } }}>
               {PROMPT_VOICES.map((v) => (
                 <MenuItem key={v} value={v}>
