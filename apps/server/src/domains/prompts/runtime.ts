@@ -59,10 +59,15 @@ async function activePrompt(ctx: AppContext, companyId: number, ticketId: number
  * prompt's answer when the ticket is the prompt's to answer.
  */
 export async function onCustomerMessage(ctx: AppContext, companyId: number, ticketId: number, messageId: number): Promise<void> {
-  const active = await activePrompt(ctx, companyId, ticketId);
-  if (!active) return;
-  await ctx.sql.exec("UPDATE tickets SET prompt_id = $3 WHERE company_id = $1 AND id = $2 AND prompt_id IS DISTINCT FROM $3", [companyId, ticketId, active.prompt_id]);
-  await ctx.jobs.send(PROMPT_JOB, { companyId, ticketId, messageId });
+  try {
+    const active = await activePrompt(ctx, companyId, ticketId);
+    if (!active) return;
+    await ctx.sql.exec("UPDATE tickets SET prompt_id = $3 WHERE company_id = $1 AND id = $2 AND prompt_id IS DISTINCT FROM $3", [companyId, ticketId, active.prompt_id]);
+    await ctx.jobs.send(PROMPT_JOB, { companyId, ticketId, messageId });
+  } catch (err) {
+    // The customer's message is stored and routed; the ticket stays pending for the agents.
+    ctx.log.error({ err, companyId, ticketId, messageId }, "AI prompt answer could not be queued; the ticket waits for an agent");
+  }
 }
 
 class ProviderError extends Error {}
