@@ -95,6 +95,21 @@ describe("an AI prompt answers the queue's customers", () => {
     expect(await ticketOf(first.ticketId)).toMatchObject({ status: "pending", user_id: null, prompt_handoff: false });
   });
 
+  it("answers for the connection's prompt when the queue has none", async () => {
+    const id = await usePrompt({ name: "Conexão" });
+    await app.sql.exec("UPDATE queues SET prompt_id = NULL WHERE id = $1", [queueId]);
+    await app.sql.exec("UPDATE whatsapps SET prompt_id = $1 WHERE id = $2", [id, wa]);
+    try {
+      const number = nextPhone();
+      ai.replies.push({ content: "Resposta da conexão" });
+      const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
+      await until(async () => (await outbox(number)).includes("Resposta da conexão"));
+      expect((await ticketOf(r.ticketId)).prompt_id).toBe(id);
+    } finally {
+      await app.sql.exec("UPDATE whatsapps SET prompt_id = NULL WHERE id = $1", [wa]);
+    }
+  });
+
   it("hands the ticket to the queue's agents when the model answers the marker, and stays silent afterwards", async () => {
     await usePrompt();
     const number = nextPhone();
