@@ -62,6 +62,18 @@ test("a super user creates, edits and deletes an AI prompt; the key is never sho
   expect(Number(stored.temperature)).toBe(0.5);
   expect(stored.api_key).not.toContain("sk-e2e");
 
+  // the queue dialog offers the company's prompts
+  await page.goto("/queues");
+  await page.getByTestId("queue-row").filter({ hasText: "Vendas" }).getByRole("button", { name: "Editar fila" }).click();
+  const queueDialog = page.getByRole("dialog");
+  await queueDialog.getByRole("combobox", { name: "Prompt" }).click();
+  await page.getByRole("option", { name: "Assistente da loja" }).click();
+  await queueDialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  const queue = await db().one<{ prompt_id: number | null }>("SELECT prompt_id FROM queues WHERE company_id = $1", [tenant.companyId]);
+  expect(queue.prompt_id).not.toBeNull();
+  await page.goto("/prompts");
+
   await shots(page, "prompts-dialog", async () => {
     await page.getByTestId("prompt-row").first().getByRole("button", { name: "Editar prompt" }).click();
     await expect(page.getByRole("dialog", { name: "Editar prompt" })).toBeVisible();
