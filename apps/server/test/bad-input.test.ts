@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTenant, createTestApp, type TestApp } from "./helper.js";
+import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "./helper.js";
 
 let app: TestApp;
 let token: string;
@@ -59,5 +59,32 @@ describe("bad input on the campaign templates, numbers and cost centers", () => 
       expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
       expect(res.json().error).toBe("ERR_VALIDATION");
     }
+  });
+});
+
+describe("bad input on the AI prompts", () => {
+  it("answers a super user's junk ids and bodies with a 400/404 catalogue error", async () => {
+    const t = await buildTenant(app);
+    const su = await buildUser(app.sql, t.companyId, { profile: "admin", super: true });
+    const superToken = await app.login(su.email);
+    const queueId = await buildQueue(app.sql, t.companyId);
+    const ok = { name: "Bot", prompt: "Seja gentil", apiKey: "sk-1234", queueId };
+    const cases: [string, string, unknown, number][] = [
+      ["POST", "/api/prompt", { junk: true, name: 12 }, 400],
+      ["POST", "/api/prompt", { ...ok, temperature: "quente" }, 400],
+      ["POST", "/api/prompt", { ...ok, maxTokens: 1e12 }, 400],
+      ["POST", "/api/prompt", { ...ok, queueId: "x" }, 400],
+      ["POST", "/api/prompt", { ...ok, queueId: 2 ** 40 }, 400],
+      ["POST", "/api/prompt", { ...ok, voiceRegion: "a/b" }, 400],
+      ["PUT", "/api/prompt/99999999", ok, 404],
+      ["PUT", "/api/prompt/abc", ok, 400],
+      ["GET", "/api/prompt/-1", undefined, 400],
+    ];
+    const wrong: string[] = [];
+    for (const [method, url, body, status] of cases) {
+      const res = await app.api(method, url, { token: superToken, body });
+      if (res.statusCode !== status || !/^ERR_/.test(String(res.json().error))) wrong.push(`${method} ${url} ${JSON.stringify(body)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -255,6 +255,14 @@ describe("company-wide events reach every user of the company and no one else", 
     expect(await receivers("schedule", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);
   });
 
+  it("prompt: the whole company, never another company's", async () => {
+    const su = await buildUser(app.sql, t.companyId, { profile: "admin", super: true });
+    const res = await api("POST", "/api/prompt", await app.login(su.email), { name: "Bot", prompt: "Seja gentil", apiKey: "sk-1234", queueId: queueA });
+    expect(res.name).toBe("Bot");
+    expect(await receivers("prompt", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);
+    expect(clients.find((c) => c.name === "foreign")!.events.some((e) => e.channel.endsWith("-prompt"))).toBe(false);
+  });
+
   it("campaign-updated: the company's supervisors and admins only", async () => {
     const costCenter = await app.sql.one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro') RETURNING id", [t.companyId]);
     const business = await app.sql.one<{ id: number }>(

@@ -31,6 +31,7 @@ const A = {} as {
   announcementId: number;
   chatId: number;
   keywordId: number;
+  promptId: number;
   campaignId: number;
   costCenterId: number;
   officialNumberId: number;
@@ -98,6 +99,12 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/chats/:id/messages": { params: { id: id("chatId") }, body: { POST: () => ({ message: "Hijacked" }) } },
   "/api/chats/:id/read": { params: { id: id("chatId") }, body: { POST: () => ({ userId: b.admin.id }) } },
   "/api/keyword/:id": { params: { id: id("keywordId") }, body: { PUT: () => ({ word: "hijacked" }) } },
+  "/api/prompt/:id": {
+    params: { id: id("promptId") },
+    body: { PUT: () => ({ name: "Hijacked", prompt: "Hijacked", apiKey: "sk-hijacked", queueId: A.queueId }) },
+    status: { GET: SUPER_ONLY, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "AI prompts are the super user's page (1-core §6); another company's super user gets 404 (domains/prompts/prompts.test.ts)",
+  },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
   "/api/schedules/:id/media-upload": { params: { id: id("scheduleId") }, upload: ["POST"] },
@@ -233,6 +240,7 @@ async function seedCompanyA(): Promise<void> {
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
   A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
+  A.promptId = (await one<{ id: number }>("INSERT INTO prompts (company_id, name, prompt, api_key, queue_id) VALUES ($1, 'Bot A', 'Seja gentil', 'v1:x:y:z', $2) RETURNING id", [c, A.queueId])).id;
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
   A.campaignId = (await one<{ id: number }>(
     "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
@@ -272,6 +280,7 @@ const COMPANY_TABLES = [
   "chat_users",
   "chat_messages",
   "keywords",
+  "prompts",
   "cost_centers",
   "campaigns",
   "campaign_recipients",

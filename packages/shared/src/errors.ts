@@ -96,6 +96,9 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_NOT_STARTABLE: 409,
   ERR_CAMPAIGN_NOT_PAUSABLE: 409,
   ERR_CAMPAIGN_NO_NUMBERS: 409,
+  // AI prompts (domains/prompts): a prompt not found in the company, a prompt saved without an API key
+  ERR_PROMPT_NOT_FOUND: 404,
+  ERR_PROMPT_API_KEY_REQUIRED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

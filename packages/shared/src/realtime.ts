@@ -19,6 +19,8 @@ export const channel = {
   /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
   campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
   announcement: () => "company-announcement",
+  /** AI prompts (spec 3 §7): the company's sockets, `{ action, prompt }` or `{ action: "delete", promptId }`. */
+  prompt: (companyId: number) => `company-${companyId}-prompt`,
 } as const;
 
 export type RealtimeAction = "create" | "update" | "delete" | "updateUnread" | "new-message";

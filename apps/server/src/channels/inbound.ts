@@ -17,6 +17,7 @@ import { takeRatingReply } from "./routing/closing.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { isConnectionNumber } from "./routing/own-numbers.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket } from "./routing/queue-routing.js";
+import { onCustomerMessage } from "../domains/prompts/runtime.js";
 import { reportedToCaller } from "../core/ignore.js";
 import { contactKey, contactKeys } from "../core/phone.js";
 import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
@@ -227,6 +228,8 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       if (!(err instanceof AppError)) console.error("automatic message failed", err);
     }
   }
+  // an AI prompt of the ticket's queue or connection answers while no agent has the ticket (domains/prompts)
+  if (!fromMe && !msg.isGroup) await onCustomerMessage(ctx, companyId, result.ticketId, result.messageId);
   return {
     messageId: result.messageId,
     ticketId: result.ticketId,

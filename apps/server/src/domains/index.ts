@@ -10,6 +10,7 @@ import { helpsRoutes } from "./helps/routes.js";
 import { announcementsRoutes } from "./announcements/routes.js";
 import { chatsRoutes } from "./chats/routes.js";
 import { keywordsRoutes } from "./keywords/routes.js";
+import { promptsRoutes } from "./prompts/routes.js";
 import { kanbanRoutes } from "./kanban/routes.js";
 import { passwordResetRoutes } from "./password-reset/routes.js";
 import { plansRoutes } from "./plans/routes.js";
@@ -48,6 +49,7 @@ export const domains: Domain[] = [
   announcementsRoutes,
   chatsRoutes,
   keywordsRoutes,
+  promptsRoutes,
   queuesRoutes,
   schedulesRoutes,
   passwordResetRoutes,

@@ -38,7 +38,7 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/queues": { minProfile: "admin" },
   "/settings": { minProfile: "admin" },
   "/announcements": { superOnly: true, deniedNotice: true },
-  "/prompts": { superOnly: true, planFlag: "useOpenAi" },
+  "/prompts": { superOnly: true, planFlag: "useOpenAi", deniedNotice: true },
   "/queue-integration": { superOnly: true, planFlag: "useIntegrations" },
   "/messages-api": { superOnly: true, planFlag: "useExternalApi" },
   "/financeiro": { superOnly: true },
