@@ -35,6 +35,7 @@ const A = {} as {
   costCenterId: number;
   officialNumberId: number;
   sandboxBusinessId: number;
+  queueIntegrationId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -98,6 +99,12 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/chats/:id/messages": { params: { id: id("chatId") }, body: { POST: () => ({ message: "Hijacked" }) } },
   "/api/chats/:id/read": { params: { id: id("chatId") }, body: { POST: () => ({ userId: b.admin.id }) } },
   "/api/keyword/:id": { params: { id: id("keywordId") }, body: { PUT: () => ({ word: "hijacked" }) } },
+  "/api/queueIntegration/:id": {
+    params: { id: id("queueIntegrationId") },
+    body: { PUT: () => ({ type: "webhook", name: "Hijacked", urlN8N: "https://example.com/hook" }) },
+    status: { GET: SUPER_ONLY, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "super users only (the /queue-integration gate); another company's super gets 404 in queue-integrations.test.ts",
+  },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
   "/api/schedules/:id/media-upload": { params: { id: id("scheduleId") }, upload: ["POST"] },
@@ -233,6 +240,10 @@ async function seedCompanyA(): Promise<void> {
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
   A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
+  A.queueIntegrationId = (await one<{ id: number }>(
+    "INSERT INTO queue_integrations (company_id, type, name, url_n8n) VALUES ($1, 'webhook', 'Bot A', 'https://example.com/a') RETURNING id",
+    [c],
+  )).id;
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
   A.campaignId = (await one<{ id: number }>(
     "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
@@ -275,6 +286,7 @@ const COMPANY_TABLES = [
   "cost_centers",
   "campaigns",
   "campaign_recipients",
+  "queue_integrations",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -96,6 +96,11 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_NOT_STARTABLE: 409,
   ERR_CAMPAIGN_NOT_PAUSABLE: 409,
   ERR_CAMPAIGN_NO_NUMBERS: 409,
+  // Queue integrations (domains/queue-integrations): bad service-account key, an integration in use by
+  // a queue or connection, a provider test call that failed
+  ERR_QUEUE_INTEGRATION_NOT_FOUND: 404,
+  ERR_INTEGRATION_BAD_CREDENTIALS: 400,
+  ERR_INTEGRATION_TEST_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -19,6 +19,8 @@ export const channel = {
   /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
   campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
   announcement: () => "company-announcement",
+  /** Queue integrations (spec 3 §7): `{ action, queueIntegration }` or `{ action: "delete", integrationId }`. */
+  queueIntegration: (companyId: number) => `company-${companyId}-queueIntegration`,
 } as const;
 
 export type RealtimeAction = "create" | "update" | "delete" | "updateUnread" | "new-message";

@@ -21,6 +21,7 @@ import { reportedToCaller } from "../core/ignore.js";
 import { contactKey, contactKeys } from "../core/phone.js";
 import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
 import { emitContactEvent } from "../domains/contacts/events.js";
+import { integrationInbound } from "../domains/queue-integrations/runtime.js";
 
 /** Tells the company's screens about a contact an inbound message created, changed or merged. */
 export async function emitContactChanges(ctx: AppContext, companyId: number, c: Pick<ResolvedContact, "id" | "created" | "merged" | "changed">): Promise<void> {
@@ -227,6 +228,8 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       if (!(err instanceof AppError)) console.error("automatic message failed", err);
     }
   }
+  // a queue's or connection's bot (Typebot, n8n, webhook, Dialogflow) answers while no agent has the ticket
+  if (!fromMe && !result.rated) await integrationInbound(ctx, ticket, result.messageId);
   return {
     messageId: result.messageId,
     ticketId: result.ticketId,

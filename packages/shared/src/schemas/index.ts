@@ -28,3 +28,4 @@ export * from "./cost-centers.js";
 export * from "./campaign-templates.js";
 export * from "./campaign-template-rules.js";
 export * from "./campaign-dispatch.js";
+export * from "./queue-integrations.js";
