@@ -1,4 +1,4 @@
-import { botCall, jsonBody } from "./call.js";
+import { botCall, jsonBody, parseJson } from "./call.js";
 import type { BotInput, BotTurn } from "./types.js";
 
 /**
@@ -13,12 +13,7 @@ export async function httpBotTurn(url: string, input: BotInput, label: string): 
   if (!raw) return { replies: [], handOver: false };
   const type = String(res.headers["content-type"] ?? "");
   if (!type.includes("json")) return { replies: [raw], handOver: false };
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return { replies: [raw], handOver: false };
-  }
+  const data = parseJson<unknown>(res, label);
   // n8n's "Respond to Webhook" answers with an array of items: the first one counts
   const answer = (Array.isArray(data) ? data[0] : data) as Record<string, unknown> | string | null;
   if (typeof answer === "string") return { replies: [answer], handOver: false };
