@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
+import { connectedSandbox } from "../../channels/testing.js";
 import { startFakeBots, type FakeBots } from "./fake-bots.js";
 
 let app: TestApp;
@@ -153,5 +154,16 @@ describe("queue integrations: list, edit, delete, company scope, events", () => 
     await new Promise((r) => setTimeout(r, 200));
     for (const [, s] of sockets) s.close();
     expect(events.map((e) => `${e.who}:${e.payload.action}`)).toEqual(["root:create", "root:update", "root:delete"]);
+  });
+
+  it("a connection takes an integration of its own company only (integrationId on the whatsapp API)", async () => {
+    const mine = (await api("POST", "/api/queueIntegration", root, webhook)).json();
+    const theirs = (await api("POST", "/api/queueIntegration", otherRoot, webhook)).json();
+    const w = await connectedSandbox(app, t.admin.token, { name: "Com bot", fields: { integrationId: mine.id } });
+    expect((await api("GET", `/api/whatsapp/${w}`, t.admin.token)).json().integrationId).toBe(mine.id);
+    const refused = await api("PUT", `/api/whatsapp/${w}`, t.admin.token, { integrationId: theirs.id });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toMatchObject({ integrationId: "Integração não encontrada" });
+    expect((await api("PUT", `/api/whatsapp/${w}`, t.admin.token, { integrationId: null })).json().integrationId).toBeNull();
   });
 });
