@@ -45,6 +45,7 @@ describe("queue integrations: who may", () => {
     }
     const refused = await api("GET", "/api/queueIntegration", noPlanRoot);
     expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe("ERR_PLAN_FEATURE_DISABLED");
     expect((await api("POST", "/api/queueIntegration", noPlanRoot, webhook)).statusCode).toBe(403);
     expect((await api("GET", "/api/queueIntegration", root)).statusCode).toBe(200);
   });
