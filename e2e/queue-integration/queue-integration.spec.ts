@@ -89,3 +89,25 @@ test("queue integrations: a company whose plan lacks integrations is told so and
   await expect(page.getByRole("heading", { name: "Integrações" })).toHaveCount(0);
   await page.waitForURL((url) => url.pathname === "/", { timeout: 5000 });
 });
+
+test("queue integrations: the connection dialog's Integration tab chooses the bot of the connection", async ({ page }) => {
+  test.setTimeout(60_000);
+  const tenant = await createTenant();
+  const root = await buildUser(db(), tenant.companyId, { profile: "admin", super: true, name: "Sara Super" });
+  await db().exec("INSERT INTO queue_integrations (company_id, type, name, url_n8n) VALUES ($1, 'n8n', 'Fluxo de vendas', 'https://n8n.example.com/webhook/1')", [tenant.companyId]);
+  const { id } = await db().one<{ id: number }>(
+    "INSERT INTO whatsapps (company_id, name, provider, status, is_default) VALUES ($1, 'Loja Sul', 'sandbox', 'DISCONNECTED', true) RETURNING id",
+    [tenant.companyId],
+  );
+  await login(page, root.email);
+  await page.goto("/connections");
+  await page.getByTestId("edit-connection").first().click();
+  await page.getByTestId("tab-integration").click();
+  await page.getByTestId("integration-select").click();
+  await page.getByRole("option", { name: "Fluxo de vendas (n8n)" }).click();
+  await page.screenshot({ path: "/tmp/queue-integration-connection-tab.png" });
+  await page.getByTestId("connection-save").click();
+  await expect(page.getByTestId("connection-save")).toBeHidden();
+  const row = await db().one<{ name: string | null }>("SELECT (SELECT name FROM queue_integrations i WHERE i.id = w.integration_id) AS name FROM whatsapps w WHERE id = $1", [id]);
+  expect(row.name).toBe("Fluxo de vendas");
+});
