@@ -127,6 +127,7 @@ export async function startFakeBots(): Promise<FakeBots> {
         }
         const data = JSON.parse(body) as { text: string; contact: { name: string } };
         if (/humano/i.test(data.text)) return send(200, { text: "Vou te transferir.", transfer: true });
+        if (/enxurrada/i.test(data.text)) return send(200, { messages: Array.from({ length: 30 }, (_, i) => `Mensagem ${i + 1}`) });
         // n8n's Respond to Webhook answers with a list of items
         if (path === "/n8n") return send(200, [{ output: `n8n: ${data.text}` }]);
         return send(200, { text: `Eco: ${data.text}`, messages: [`Contato: ${data.contact.name}`] });

@@ -185,6 +185,18 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     await handedOver(first.ticketId);
   });
 
+  it("a bot's turn sends at most 20 messages", async () => {
+    const it = await integration({ type: "webhook", url: `${fake.url}/webhook` });
+    const w = await line(it);
+    const phone = number();
+    const first = await inbound(app, t.admin.token, w, { number: phone, body: "enxurrada" });
+    const got = await waitOutbox(w, phone, 20);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await outbox(w, phone)).toEqual(got.slice(0, 20));
+    expect(got.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `Mensagem ${i + 1}`));
+    expect((await ticketState(first.ticketId)).use_integration).toBe(true);
+  });
+
   it("n8n: the first item's output is the answer; a 5xx is retried, and failing for good hands over", async () => {
     const it = await integration({ type: "n8n", url: `${fake.url}/n8n` });
     const w = await line(it);

@@ -84,6 +84,9 @@ async function botTicket(ctx: AppContext, companyId: number, ticketId: number, i
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A bot's turn sends at most this many messages of at most this many characters: an answer is not a way to flood the contact. */
+export const MAX_REPLIES = 20;
+export const MAX_REPLY_CHARS = 4096;
 const same = (a: string, b: string) => b !== "" && a.trim().toLocaleLowerCase("pt-BR") === b.trim().toLocaleLowerCase("pt-BR");
 
 async function turn(ctx: AppContext, p: z.infer<typeof turnPayload>): Promise<void> {
@@ -128,7 +131,9 @@ async function turn(ctx: AppContext, p: z.infer<typeof turnPayload>): Promise<vo
     await handOver(ctx, p.companyId, ticket.id, err instanceof BotCallFailed ? err.message : String(err));
     return;
   }
-  for (const [i, text] of result.replies.entries()) {
+  const replies = result.replies.slice(0, MAX_REPLIES).map((r) => r.slice(0, MAX_REPLY_CHARS));
+  if (result.replies.length > MAX_REPLIES) ctx.log.warn({ companyId: p.companyId, ticketId: ticket.id, count: result.replies.length }, "a queue integration answered too many messages; the first ones are sent");
+  for (const [i, text] of replies.entries()) {
     if (i > 0 && delay > 0) await sleep(delay);
     // an agent may have taken the ticket meanwhile: the bot stops talking
     const current = await botTicket(ctx, p.companyId, ticket.id, integration.id);
