@@ -25,6 +25,8 @@ export interface Config {
   biAllowedHosts: string[];
   /** The Graph API base with its version (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION), e.g. https://graph.facebook.com/v23.0. */
   whatsappGraphUrl: string;
+  /** Dialogflow ES API base (DIALOGFLOW_API_URL, default https://dialogflow.googleapis.com): queue integrations' detectIntent. */
+  dialogflowApiUrl: string;
   webDist: string | undefined;
   logLevel: string;
   /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true). */
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 8080}`,
     biAllowedHosts: parseBiHosts(env.BI_ALLOWED_HOSTS),
     whatsappGraphUrl: graphBaseUrl(env.WHATSAPP_GRAPH_URL, env.WHATSAPP_GRAPH_VERSION),
+    dialogflowApiUrl: (env.DIALOGFLOW_API_URL || "https://dialogflow.googleapis.com").replace(/\/+$/, ""),
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     runJobs: env.RUN_JOBS !== "false",

@@ -88,3 +88,30 @@ describe("bad input on the AI prompts", () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe("bad input on the queue integrations (super users only, so the sweep above meets their gate)", () => {
+  it("answers junk ids, queries and bodies with a 4xx catalogue error", async () => {
+    const companyId = (await buildTenant(app)).companyId;
+    const root = await app.login((await buildUser(app.sql, companyId, { profile: "admin", super: true })).email);
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/queueIntegration?pageNumber=x"],
+      ["GET", "/api/queueIntegration?limit=10"],
+      ["GET", "/api/queueIntegration/abc"],
+      ["GET", "/api/queueIntegration/99999999999"],
+      ["POST", "/api/queueIntegration", { junk: true, name: 12 }],
+      ["POST", "/api/queueIntegration", { type: "webhook", name: "ok", urlN8N: "javascript:alert(1)" }],
+      ["POST", "/api/queueIntegration", { type: "typebot", name: "ok", urlN8N: "https://x.example.com", typebotSlug: "s", typebotDelayMessage: -1 }],
+      ["POST", "/api/queueIntegration", { type: "dialogflow", name: "ok", projectName: "p", jsonContent: '{"client_email":1}' }],
+      ["PUT", "/api/queueIntegration/-1", { type: "webhook", name: "ok", urlN8N: "https://x.example.com" }],
+      ["POST", "/api/queueIntegration/testSession", { projectName: "p", jsonContent: "nope" }],
+      ["POST", "/api/queueIntegration/testSession", { projectName: ["p"] }],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: root, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+      expect(res.json().error, `${method} ${url}`).toMatch(/^ERR_/);
+    }
+    expect((await app.api("DELETE", "/api/queueIntegration/99999999", { token: root })).json().error).toBe("ERR_QUEUE_INTEGRATION_NOT_FOUND");
+  });
+});

@@ -318,3 +318,24 @@ describe("auth", () => {
     expect(await receivers("auth", ["userB"])).toEqual(["userB"]);
   });
 });
+
+describe("queue integration events reach the company's super users only", () => {
+  it("queueIntegration: the company's super user, not its admins or users, nor another company's super", async () => {
+    const root = await app.login((await buildUser(app.sql, t.companyId, { profile: "admin", super: true })).email);
+    const foreignRoot = await app.login((await buildUser(app.sql, other.companyId, { profile: "admin", super: true })).email);
+    const extra = [
+      { name: "root", ...(await socketFor(root)) },
+      { name: "foreignRoot", ...(await socketFor(foreignRoot)) },
+    ];
+    clients.push(...extra);
+    try {
+      await api("POST", "/api/queueIntegration", root, { type: "webhook", name: "Gancho", urlN8N: "https://hooks.example.com/a" });
+      expect(await receivers("queueIntegration", ["root"])).toEqual(["root"]);
+    } finally {
+      for (const c of extra) {
+        c.socket.close();
+        clients.splice(clients.indexOf(c), 1);
+      }
+    }
+  });
+});

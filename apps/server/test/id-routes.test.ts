@@ -36,6 +36,7 @@ const A = {} as {
   costCenterId: number;
   officialNumberId: number;
   sandboxBusinessId: number;
+  queueIntegrationId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -104,6 +105,12 @@ const ROUTES: Record<string, RouteCase> = {
     body: { PUT: () => ({ name: "Hijacked", prompt: "Hijacked", apiKey: "sk-hijacked", queueId: A.queueId }) },
     status: { GET: SUPER_ONLY, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
     why: "AI prompts are the super user's page (1-core §6); another company's super user gets 404 (domains/prompts/prompts.test.ts)",
+  },
+  "/api/queueIntegration/:id": {
+    params: { id: id("queueIntegrationId") },
+    body: { PUT: () => ({ type: "webhook", name: "Hijacked", urlN8N: "https://example.com/hook" }) },
+    status: { GET: SUPER_ONLY, PUT: SUPER_ONLY, DELETE: SUPER_ONLY },
+    why: "super users only (the /queue-integration gate); another company's super gets 404 in queue-integrations.test.ts",
   },
   "/api/queue/:id": { params: { id: id("queueId") }, body: { PUT: () => ({ name: "Hijacked", color: "#000000" }) } },
   "/api/schedules/:id": { params: { id: id("scheduleId") }, body: { PUT: () => ({ body: "Hijacked" }) } },
@@ -241,6 +248,10 @@ async function seedCompanyA(): Promise<void> {
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
   A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
   A.promptId = (await one<{ id: number }>("INSERT INTO prompts (company_id, name, prompt, api_key, queue_id) VALUES ($1, 'Bot A', 'Seja gentil', 'v1:x:y:z', $2) RETURNING id", [c, A.queueId])).id;
+  A.queueIntegrationId = (await one<{ id: number }>(
+    "INSERT INTO queue_integrations (company_id, type, name, url_n8n) VALUES ($1, 'webhook', 'Bot A', 'https://example.com/a') RETURNING id",
+    [c],
+  )).id;
   A.announcementId = (await one<{ id: number }>("INSERT INTO announcements (company_id, title, text) VALUES ($1, 'Aviso', 'Texto') RETURNING id", [c])).id;
   A.campaignId = (await one<{ id: number }>(
     "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status, scheduled_at) VALUES ($1, 'Campanha A', $2, $3, $4, 'READY', '2099-01-01T12:00:00Z') RETURNING id",
@@ -284,6 +295,7 @@ const COMPANY_TABLES = [
   "cost_centers",
   "campaigns",
   "campaign_recipients",
+  "queue_integrations",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -99,6 +99,11 @@ export const ERROR_STATUS = {
   // AI prompts (domains/prompts): a prompt not found in the company, a prompt saved without an API key
   ERR_PROMPT_NOT_FOUND: 404,
   ERR_PROMPT_API_KEY_REQUIRED: 400,
+  // Queue integrations (domains/queue-integrations): bad service-account key, an integration in use by
+  // a queue or connection, a provider test call that failed
+  ERR_QUEUE_INTEGRATION_NOT_FOUND: 404,
+  ERR_INTEGRATION_BAD_CREDENTIALS: 400,
+  ERR_INTEGRATION_TEST_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -21,6 +21,8 @@ export const channel = {
   announcement: () => "company-announcement",
   /** AI prompts (spec 3 §7): the company's sockets, `{ action, prompt }` or `{ action: "delete", promptId }`. */
   prompt: (companyId: number) => `company-${companyId}-prompt`,
+  /** Queue integrations (spec 3 §7): `{ action, queueIntegration }` or `{ action: "delete", integrationId }`. */
+  queueIntegration: (companyId: number) => `company-${companyId}-queueIntegration`,
 } as const;
 
 export type RealtimeAction = "create" | "update" | "delete" | "updateUnread" | "new-message";

@@ -22,6 +22,7 @@ import { reportedToCaller } from "../core/ignore.js";
 import { contactKey, contactKeys } from "../core/phone.js";
 import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
 import { emitContactEvent } from "../domains/contacts/events.js";
+import { integrationInbound } from "../domains/queue-integrations/runtime.js";
 
 /** Tells the company's screens about a contact an inbound message created, changed or merged. */
 export async function emitContactChanges(ctx: AppContext, companyId: number, c: Pick<ResolvedContact, "id" | "created" | "merged" | "changed">): Promise<void> {
@@ -228,6 +229,9 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       if (!(err instanceof AppError)) console.error("automatic message failed", err);
     }
   }
+  // a queue's or connection's bot (Typebot, n8n, webhook, Dialogflow) answers while no agent has the
+  // ticket; a ticket a bot has taken (or handed over) is never also answered by an AI prompt
+  if (!fromMe && !result.rated) await integrationInbound(ctx, ticket, result.messageId);
   // an AI prompt of the ticket's queue or connection answers while no agent has the ticket (domains/prompts)
   if (!fromMe && !msg.isGroup) await onCustomerMessage(ctx, companyId, result.ticketId, result.messageId);
   return {

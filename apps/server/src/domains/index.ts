@@ -36,6 +36,7 @@ import { externalApiRoutes } from "./external-api/routes.js";
 import { channelRouting } from "../channels/routing/index.js";
 import { campaignsRoutes } from "./campaigns/routes.js";
 import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
+import { queueIntegrationsRoutes } from "./queue-integrations/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -76,4 +77,5 @@ export const domains: Domain[] = [
   costCentersRoutes,
   campaignTemplatesRoutes,
   campaignDispatchRoutes,
+  queueIntegrationsRoutes,
 ];

@@ -39,7 +39,7 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/settings": { minProfile: "admin" },
   "/announcements": { superOnly: true, deniedNotice: true },
   "/prompts": { superOnly: true, planFlag: "useOpenAi", deniedNotice: true },
-  "/queue-integration": { superOnly: true, planFlag: "useIntegrations" },
+  "/queue-integration": { superOnly: true, planFlag: "useIntegrations", deniedNotice: true },
   "/messages-api": { superOnly: true, planFlag: "useExternalApi" },
   "/financeiro": { superOnly: true },
   "/connections": {},

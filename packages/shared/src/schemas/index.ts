@@ -29,3 +29,4 @@ export * from "./campaign-templates.js";
 export * from "./campaign-template-rules.js";
 export * from "./campaign-dispatch.js";
 export * from "./prompts.js";
+export * from "./queue-integrations.js";

@@ -27,6 +27,8 @@ export const whatsappInput = z.object({
   timeUseBotQueues: z.coerce.number().int().min(0).max(100000).default(0),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000).default(LIMITS.maxUseBotQueuesDefault),
   promptId: z.number().int().positive().nullable().optional(),
+  /** The queue integration (bot) answering the connection's new tickets until an agent takes them (domains/queue-integrations). */
+  integrationId: z.number().int().positive().nullable().optional(),
   // No `token`: the server generates it (POST /whatsapp/{id}/token); one in the body is ignored.
 });
 export type WhatsappInput = z.input<typeof whatsappInput>;
@@ -58,6 +60,7 @@ export const whatsapp = z.object({
   timeUseBotQueues: z.number(),
   maxUseBotQueues: z.number(),
   promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
   /**
    * Last characters of the Messages API token ("" when none), for admins reading one connection.
    * The token itself is shown only once, by POST /whatsapp/{id}/token.

@@ -49,7 +49,7 @@ async function activePrompt(ctx: AppContext, companyId: number, ticketId: number
        LEFT JOIN whatsapps w ON w.company_id = t.company_id AND w.id = t.whatsapp_id
        JOIN prompts p ON p.company_id = t.company_id AND p.id = COALESCE(q.prompt_id, w.prompt_id)
       WHERE t.company_id = $1 AND t.id = $2 AND t.status = 'pending' AND t.user_id IS NULL
-        AND NOT t.prompt_handoff AND NOT t.is_group`,
+        AND NOT t.prompt_handoff AND NOT t.is_group AND t.integration_id IS NULL`,
     [companyId, ticketId],
   );
 }

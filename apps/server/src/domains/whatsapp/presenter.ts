@@ -28,6 +28,7 @@ export function presentWhatsapp(row: WhatsappRow, withTokenHint = false): Whatsa
     timeUseBotQueues: row.time_use_bot_queues,
     maxUseBotQueues: row.max_use_bot_queues,
     promptId: row.prompt_id,
+    integrationId: row.integration_id,
     ...(withTokenHint ? { tokenHint: row.token_hint } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -21,6 +21,7 @@ export interface WhatsappRow {
   time_use_bot_queues: number;
   max_use_bot_queues: number;
   prompt_id: number | null;
+  integration_id: number | null;
   /** The last characters of the Messages API token ('' when none); the token itself is never stored. */
   token_hint: string;
   queues: { id: number; name: string; color: string; greetingMessage: string }[];
@@ -30,7 +31,7 @@ export interface WhatsappRow {
 
 const COLUMNS = `w.id, w.company_id, w.name, w.provider, w.status, w.qrcode, w.retries, w.number, w.is_default, w.is_official,
   w.greeting_message, w.complation_message, w.out_of_hours_message, w.rating_message, w.transfer_queue_id,
-  w.expires_ticket, w.expires_inactive_message, w.time_use_bot_queues, w.max_use_bot_queues, w.prompt_id, w.token_hint,
+  w.expires_ticket, w.expires_inactive_message, w.time_use_bot_queues, w.max_use_bot_queues, w.prompt_id, w.integration_id, w.token_hint,
   COALESCE((SELECT json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'greetingMessage', q.greeting_message)
                             ORDER BY q.order_queue NULLS LAST, q.id)
               FROM whatsapp_queues wq JOIN queues q ON q.company_id = wq.company_id AND q.id = wq.queue_id
@@ -73,6 +74,7 @@ export interface WhatsappFields {
   time_use_bot_queues?: number;
   max_use_bot_queues?: number;
   prompt_id?: number | null;
+  integration_id?: number | null;
 }
 
 export async function insertWhatsapp(sql: Sql, companyId: number, f: WhatsappFields): Promise<number> {

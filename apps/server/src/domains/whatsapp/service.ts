@@ -35,7 +35,10 @@ export async function showWhatsapp(ctx: AppContext, actor: RequestActor, id: num
   return presentWhatsapp(row, can(actor, "connections-page:editOrDeleteConnection"));
 }
 
-async function validateRefs(ctx: AppContext, companyId: number, input: { queueIds?: number[]; transferQueueId?: number | null }) {
+async function validateRefs(ctx: AppContext, companyId: number, input: { queueIds?: number[]; transferQueueId?: number | null; integrationId?: number | null }) {
+  if (input.integrationId && !(await ctx.sql.maybe("SELECT 1 FROM queue_integrations WHERE company_id = $1 AND id = $2", [companyId, input.integrationId]))) {
+    throw new AppError("ERR_VALIDATION", "Integração não encontrada", { fields: { integrationId: "Integração não encontrada" } });
+  }
   const ids = [...new Set(input.queueIds ?? [])];
   if (ids.length && (await repo.countCompanyQueues(ctx.sql, companyId, ids)).n !== ids.length) {
     throw new AppError("ERR_VALIDATION", "Fila não encontrada", { fields: { queueIds: "Fila não encontrada" } });
@@ -59,6 +62,7 @@ function fieldsOf(input: WhatsappUpdateInput): repo.WhatsappFields {
     time_use_bot_queues: input.timeUseBotQueues,
     max_use_bot_queues: input.maxUseBotQueues,
     prompt_id: input.promptId,
+    integration_id: input.integrationId,
   };
 }
 

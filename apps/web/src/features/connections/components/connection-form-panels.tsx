@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { QueueDot, queueOptions } from "../../../components/queue-options";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
+import { IntegrationSelect } from "../../../components/integration-select";
 import type { PromptOption } from "../api/connections";
 import { ApiTokenField } from "./api-token-field";
 import type { ConnectionFormIn } from "./connection-form-schema";
@@ -221,6 +222,7 @@ export function IntegrationPanel({
           )}
         />
       )}
+      <IntegrationSelect control={control} name="integrationId" />
       <ApiTokenField connectionId={connectionId} tokenHint={tokenHint} />
     </Box>
   );

@@ -32,6 +32,7 @@ export const EMPTY_FORM: ConnectionFormIn = {
   timeUseBotQueues: 0,
   maxUseBotQueues: LIMITS.maxUseBotQueuesDefault,
   promptId: null,
+  integrationId: null,
 };
 
 export function formFromConnection(w: Whatsapp): ConnectionFormIn {
@@ -50,6 +51,7 @@ export function formFromConnection(w: Whatsapp): ConnectionFormIn {
     timeUseBotQueues: w.timeUseBotQueues,
     maxUseBotQueues: w.maxUseBotQueues,
     promptId: w.promptId,
+    integrationId: w.integrationId,
   };
 }
 
@@ -60,7 +62,7 @@ export const TAB_FIELDS: Record<TabName, FormField[]> = {
   general: ["name", "provider", "isDefault", "queueIds", "transferQueueId"],
   messages: ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage"],
   automation: ["expiresTicket", "expiresInactiveMessage", "timeUseBotQueues", "maxUseBotQueues"],
-  integration: ["promptId"],
+  integration: ["promptId", "integrationId"],
 };
 
 export function tabOf(field: string): number {

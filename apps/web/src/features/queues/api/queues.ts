@@ -41,5 +41,5 @@ export async function fetchPrompts(): Promise<Option[]> {
 
 /** Integrations the queue may use (GET /queueIntegration); a failure hides the choice. */
 export async function fetchIntegrations(): Promise<Option[]> {
-  return unwrap(await api("/queueIntegration"), "queueIntegrations");
+  return unwrap(await api("/queueIntegration", { query: { limit: "all" } }), "queueIntegrations");
 }
