@@ -124,6 +124,31 @@ describe("an AI prompt answers the queue's customers", () => {
     expect(await outbox(number)).toEqual([HANDOFF_REPLY]);
   });
 
+  it("leaves a ticket to the queue's bot (integration) when the queue has both, also after the bot hands it over", async () => {
+    await usePrompt();
+    const bot = await app.sql.one<{ id: number }>(
+      "INSERT INTO queue_integrations (company_id, type, name, url_n8n) VALUES ($1, 'webhook', 'Bot', 'http://127.0.0.1:9/hook') RETURNING id",
+      [t.companyId],
+    );
+    await app.sql.exec("UPDATE queues SET integration_id = $1 WHERE id = $2", [bot.id, queueId]);
+    try {
+      const calls = chatRequests().length;
+      const number = nextPhone();
+      const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
+      // the bot's address is refused (not allow-listed): it hands over at once; the prompt stays silent
+      await until(async () => {
+        const tk = await app.sql.one<{ integration_id: number | null; use_integration: boolean }>("SELECT integration_id, use_integration FROM tickets WHERE id = $1", [r.ticketId]);
+        return tk.integration_id === bot.id && !tk.use_integration;
+      });
+      await inbound(app, t.admin.token, wa, { number, body: "Alguém?" });
+      await new Promise((res) => setTimeout(res, 2500));
+      expect(chatRequests().length).toBe(calls);
+      expect((await app.sql.one<{ integration_id: number | null }>("SELECT integration_id FROM tickets WHERE id = $1", [r.ticketId])).integration_id).toBe(bot.id);
+    } finally {
+      await app.sql.exec("UPDATE queues SET integration_id = NULL WHERE id = $1", [queueId]);
+    }
+  });
+
   it("does not answer a ticket an agent has taken", async () => {
     await usePrompt();
     const number = nextPhone();
