@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { Badge, Box, Button, CircularProgress, DialogActions, DialogContent, DialogTitle, Tab, Tabs } from "@mui/material";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Whatsapp, WhatsappUpdateInput } from "@atende/shared";
+import { canVisit, type Whatsapp, type WhatsappUpdateInput } from "@atende/shared";
+import { useCurrentUser } from "../../../lib/session";
 import { useForm, type FieldErrors, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
@@ -38,7 +39,9 @@ export function ConnectionForm({ connection, onClose, onCreated }: Props) {
   const [tab, setTab] = useState(0);
   const queues = useQuery(queuesQuery());
   // GET /prompt exists only where AI prompts are installed and allowed: a failure hides the choice.
-  const prompts = useQuery(promptsQuery());
+  // AI prompts are offered to those who may use them (the /prompts gate); others never ask
+  const me = useCurrentUser();
+  const prompts = useQuery({ ...promptsQuery(), enabled: canVisit(me, me.company.plan, "/prompts") });
   const { control, handleSubmit, setError, setValue, getValues, formState } = useForm<ConnectionFormIn, unknown, ConnectionFormOut>({
     resolver: zodResolver(isOfficial ? officialFormSchema : connectionFormSchema) as Resolver<ConnectionFormIn, unknown, ConnectionFormOut>,
     defaultValues: connection ? formFromConnection(connection) : EMPTY_FORM,

@@ -5,7 +5,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
-import { DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueScheduleEntry } from "@atende/shared";
+import { canVisit, DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueScheduleEntry } from "@atende/shared";
+import { useCurrentUser } from "../../../lib/session";
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";
 import { formMessage } from "../../../components/form-message";
@@ -41,8 +42,12 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
     defaultValues: EMPTY,
   });
   // Prompts and integrations exist only when those features are installed and allowed: hide on failure.
-  const prompts = useQuery({ queryKey: queueKeys.prompts, queryFn: fetchPrompts, enabled: open, retry: false, staleTime: 60_000 });
-  const integrations = useQuery({ queryKey: queueKeys.integrations, queryFn: fetchIntegrations, enabled: open, retry: false, staleTime: 60_000 });
+  // the choices exist for those who may use AI prompts and integrations (their pages' gates); others never ask
+  const me = useCurrentUser();
+  const mayPrompt = canVisit(me, me.company.plan, "/prompts");
+  const mayIntegrate = canVisit(me, me.company.plan, "/queue-integration");
+  const prompts = useQuery({ queryKey: queueKeys.prompts, queryFn: fetchPrompts, enabled: open && mayPrompt, retry: false, staleTime: 60_000 });
+  const integrations = useQuery({ queryKey: queueKeys.integrations, queryFn: fetchIntegrations, enabled: open && mayIntegrate, retry: false, staleTime: 60_000 });
 
   useEffect(() => {
     if (!open) return;
