@@ -23,6 +23,7 @@ import { PageHeading } from "../../components/page-heading";
 import { DateField, INVALID_DATE } from "../../components/date-time-field";
 import { TableRowsSkeleton } from "../../components/table-rows-skeleton";
 import { EmptyTableRow } from "../../components/empty-state";
+import { useSocketEvent } from "../../lib/use-socket-event";
 import { useCurrentUser } from "../../lib/session";
 import { useCompanyTimeZone } from "../../lib/time-zone";
 import { toast } from "../../lib/toast";
@@ -77,6 +78,9 @@ export default function CampaignsPage() {
     }
   }, [costCenters.error, t]);
 
+  // a change made before this page's socket connected (an analysis of a few rows ends in milliseconds)
+  // is read again once it connects, not 30 s later
+  useSocketEvent("connect", () => void list.refetch());
   useCampaignLive(user.companyId, applied, page, timeZone, () => void queryClient.invalidateQueries({ queryKey: ["campaigns", "calendar"] }));
 
   const pages = Math.max(list.data?.countPages ?? 1, 1);
