@@ -36,7 +36,7 @@ test("queue integrations: add a Typebot with its defaults, edit it into a webhoo
   await dialog.locator('input[name="name"]').fill("Robô de triagem");
   await dialog.locator('input[name="urlN8N"]').fill("https://typebot.example.com");
   await dialog.locator('input[name="typebotSlug"]').fill("triagem");
-  await dialog.getByLabel("Palavra para finalizar o ticket").fill("#sair");
+  await dialog.getByLabel("Palavra para encerrar o robô (passa a um atendente)").fill("#sair");
   await page.screenshot({ path: "/tmp/queue-integration-dialog-typebot.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
