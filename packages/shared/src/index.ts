@@ -11,3 +11,5 @@ export * from "./whatsapp-format.js";
 export * from "./time-zone.js";
 export * from "./bi-url.js";
 export * from "./keywords.js";
+export * from "./opt-outs.js";
+export * from "./sms-segments.js";

@@ -1,0 +1,68 @@
+import { optOutAddressKey, type OptOutChannel, type OptOutSource } from "@atende/shared";
+import type { Sql } from "../../db/sql.js";
+
+/**
+ * The company's opt-out list (migration 0700): addresses no campaign of that channel writes to again.
+ * Adding is idempotent (the first reason is kept). Used by the SMS and e-mail campaigns' analyses and
+ * dispatch, by SMS replies (SAIR/PARAR/STOP) and by the e-mail one-click unsubscribe.
+ */
+export async function addOptOut(
+  sql: Sql,
+  companyId: number,
+  channel: OptOutChannel,
+  address: string,
+  source: OptOutSource,
+  reference: string | null = null,
+): Promise<boolean> {
+  const key = optOutAddressKey(channel, address);
+  if (!key) return false;
+  const rows = await sql.many<{ address: string }>(
+    `INSERT INTO opt_outs (company_id, channel, address, source, reference) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (company_id, channel, address) DO NOTHING RETURNING address`,
+    [companyId, channel, key, source, reference],
+  );
+  return rows.length > 0;
+}
+
+export async function removeOptOut(sql: Sql, companyId: number, channel: OptOutChannel, address: string): Promise<boolean> {
+  const rows = await sql.many<{ address: string }>("DELETE FROM opt_outs WHERE company_id = $1 AND channel = $2 AND address = $3 RETURNING address", [
+    companyId,
+    channel,
+    optOutAddressKey(channel, address),
+  ]);
+  return rows.length > 0;
+}
+
+/** Which of these addresses (any form) are on the list, as their stored keys; one indexed query per call. */
+export async function optedOutAmong(sql: Sql, companyId: number, channel: OptOutChannel, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const keys = [...new Set(addresses.map((a) => optOutAddressKey(channel, a)).filter(Boolean))];
+  const rows = await sql.many<{ address: string }>("SELECT address FROM opt_outs WHERE company_id = $1 AND channel = $2 AND address = ANY($3::text[])", [
+    companyId,
+    channel,
+    keys,
+  ]);
+  return new Set(rows.map((r) => r.address));
+}
+
+export async function isOptedOut(sql: Sql, companyId: number, channel: OptOutChannel, address: string): Promise<boolean> {
+  return (await optedOutAmong(sql, companyId, channel, [address])).size > 0;
+}
+
+export interface OptOutRow {
+  channel: OptOutChannel;
+  address: string;
+  source: OptOutSource;
+  reference: string | null;
+  created_at: Date;
+}
+
+/** A page of the list, newest first, optionally filtered by an address fragment. */
+export function listOptOuts(sql: Sql, companyId: number, channel: OptOutChannel, search: string, limit: number, offset: number) {
+  return sql.many<OptOutRow>(
+    `SELECT channel, address, source, reference, created_at FROM opt_outs
+      WHERE company_id = $1 AND channel = $2 AND ($3 = '' OR address LIKE '%' || $3 || '%')
+      ORDER BY created_at DESC, address LIMIT $4 OFFSET $5`,
+    [companyId, channel, search.trim().toLowerCase(), limit, offset],
+  );
+}
