@@ -13,3 +13,4 @@ export * from "./bi-url.js";
 export * from "./keywords.js";
 export * from "./opt-outs.js";
 export * from "./sms-segments.js";
+export * from "./sms-variables.js";

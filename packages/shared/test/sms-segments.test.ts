@@ -35,3 +35,12 @@ describe("SMS segments", () => {
     expect(countSmsSegments("")).toMatchObject({ segments: 0, units: 0 });
   });
 });
+
+describe("SMS template variables", () => {
+  it("lists placeholder names in order of first use, once, and fills them", async () => {
+    const { smsTemplateVariables, fillSmsTemplate } = await import("../src/sms-variables.js");
+    expect(smsTemplateVariables("Oi {{nome}}, seu código é {{ codigo }}. {{nome}}!")).toEqual(["nome", "codigo"]);
+    expect(smsTemplateVariables("sem variáveis {x} {{}}")).toEqual([]);
+    expect(fillSmsTemplate("Oi {{nome}}, {{falta}}.", { nome: "Ana" })).toBe("Oi Ana, .");
+  });
+});
