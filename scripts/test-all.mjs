@@ -15,14 +15,14 @@ let failed = 0;
 let skipped = 0;
 let broken = false;
 
-function vitest(name, dir) {
-  if (only.length && !only.includes(name)) return;
+function vitest(name, dir, env = {}) {
+  if (only.length && !only.includes(name) && !only.includes(name.split("-")[0])) return;
   const report = path.join(out, `${name}.json`);
   console.log(`\n=== ${name} (vitest) ===`);
   const r = spawnSync(path.join(root, "node_modules/.bin/vitest"), ["run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
     cwd: path.join(root, dir),
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "test" },
+    env: { ...process.env, NODE_ENV: "test", ...env },
   });
   if (!existsSync(report)) {
     console.error(`${name}: no report (exit ${r.status})`);
@@ -60,6 +60,8 @@ function playwright() {
 
 vitest("shared", "packages/shared");
 vitest("server", "apps/server");
+// the tests about time (rates, per-minute limits), one file at a time with nothing else running
+vitest("server-timing", "apps/server", { TIMING_TESTS: "1" });
 vitest("web", "apps/web");
 if (existsSync(path.join(root, "e2e/playwright.config.ts"))) playwright();
 

@@ -2,7 +2,8 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { i18nReady } from "./lib/i18n";
 import { App } from "./app/app";
-import { AppThemeProvider } from "./app/theme";
+import { ColorModeProvider } from "./app/color-mode";
+import "./app/base.css";
 import { ToastHost } from "./app/toast-host";
 import { SessionProvider, type ClearUserData } from "./lib/session";
 
@@ -15,12 +16,12 @@ const root = createRoot(document.getElementById("root")!);
 void i18nReady.then(() =>
   root.render(
     <StrictMode>
-      <AppThemeProvider>
+      <ColorModeProvider>
           <SessionProvider clearUserData={clearUserData}>
             <App />
             <ToastHost />
           </SessionProvider>
-      </AppThemeProvider>
+      </ColorModeProvider>
     </StrictMode>,
   ),
 );

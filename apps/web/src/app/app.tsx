@@ -8,6 +8,8 @@ import { PRIVATE_ROUTES } from "./routes";
 // the shell (app bar, drawer, real-time) loads with the first private page, not with the login page
 const AppLayout = lazy(() => import("./layout").then((m) => ({ default: m.AppLayout })));
 const QueryProvider = lazy(() => import("./query-provider"));
+// MUI's theme loads with every page but the login page, which is drawn without MUI (its weight)
+const Mui = lazy(() => import("./theme"));
 const LoginPage = lazy(() => import("../features/auth/login-page"));
 const SignupPage = lazy(() => import("../features/auth/signup-page"));
 const ForgotPasswordPage = lazy(() => import("../features/auth/forgot-password-page"));
@@ -19,15 +21,15 @@ export function App() {
         <Routes>
           <Route path="/login" element={<PublicOnly><LoginPage /></PublicOnly>} />
           <Route path="/Login" element={<Navigate to="/login" replace />} />
-          <Route path="/signup" element={<PublicOnly><QueryProvider><SignupPage /></QueryProvider></PublicOnly>} />
-          <Route path="/forgetpsw" element={<PublicOnly><ForgotPasswordPage /></PublicOnly>} />
-          <Route element={<RequireAuth><AppTexts><QueryProvider><AppLayout /></QueryProvider></AppTexts></RequireAuth>}>
+          <Route path="/signup" element={<PublicOnly><Mui><QueryProvider><SignupPage /></QueryProvider></Mui></PublicOnly>} />
+          <Route path="/forgetpsw" element={<PublicOnly><Mui><ForgotPasswordPage /></Mui></PublicOnly>} />
+          <Route element={<RequireAuth><AppTexts><Mui><QueryProvider><AppLayout /></QueryProvider></Mui></AppTexts></RequireAuth>}>
             {PRIVATE_ROUTES.filter((r) => !r.bare).map(({ path, page: Page }) => (
               <Route key={path} path={path} element={<Page />} />
             ))}
           </Route>
           {PRIVATE_ROUTES.filter((r) => r.bare).map(({ path, page: Page }) => (
-            <Route key={path} path={path} element={<RequireAuth><AppTexts><QueryProvider><Page /></QueryProvider></AppTexts></RequireAuth>} />
+            <Route key={path} path={path} element={<RequireAuth><AppTexts><Mui><QueryProvider><Page /></QueryProvider></Mui></AppTexts></RequireAuth>} />
           ))}
           <Route path="*" element={<Navigate to="/tickets" replace />} />
         </Routes>

@@ -1,14 +1,15 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { createTheme, CssBaseline, ThemeProvider } from "@mui/material";
 import { ptBR, enUS, esES } from "@mui/material/locale";
 import { useTranslation } from "react-i18next";
-import { STORAGE_KEYS } from "../lib/storage";
+import { useColorMode } from "./color-mode";
 
-type Mode = "light" | "dark";
-const ColorModeContext = createContext<{ mode: Mode; toggle(): void }>({ mode: "light", toggle: () => undefined });
-
-export function AppThemeProvider({ children }: { children: ReactNode }) {
-  const [mode, setMode] = useState<Mode>(() => (localStorage.getItem(STORAGE_KEYS.theme) === "dark" ? "dark" : "light"));
+/**
+ * MUI's theme for every page but the login page, in the device's colour mode (`color-mode.tsx`). It
+ * loads with the first page that needs it (`app.tsx`), so MUI is no part of the login page's weight.
+ */
+export default function AppThemeProvider({ children }: { children: ReactNode }) {
+  const { mode } = useColorMode();
   const { i18n } = useTranslation();
   const locale = i18n.language === "en" ? enUS : i18n.language === "es" ? esES : ptBR;
   const theme = useMemo(
@@ -28,26 +29,10 @@ export function AppThemeProvider({ children }: { children: ReactNode }) {
       ),
     [mode, locale],
   );
-  const value = useMemo(
-    () => ({
-      mode,
-      toggle: () =>
-        setMode((m) => {
-          const next = m === "light" ? "dark" : "light";
-          localStorage.setItem(STORAGE_KEYS.theme, next);
-          return next;
-        }),
-    }),
-    [mode],
-  );
   return (
-    <ColorModeContext.Provider value={value}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
-    </ColorModeContext.Provider>
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      {children}
+    </ThemeProvider>
   );
 }
-
-export const useColorMode = () => useContext(ColorModeContext);

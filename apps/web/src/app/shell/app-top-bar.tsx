@@ -10,7 +10,7 @@ import type { SessionUser } from "@atende/shared";
 import { AnnouncementsButton } from "../../features/announcements/components/announcements-button";
 import { ChatsButton } from "../../features/chats/components/chats-button";
 import { TicketNotificationsButton } from "../../features/tickets/components/notifications-button";
-import { useColorMode } from "../theme";
+import { useColorMode } from "../color-mode";
 import { Greeting } from "./greeting";
 import { LanguageMenu } from "./language-menu";
 import { UserMenu } from "./user-menu";

@@ -8,7 +8,7 @@ import PersonOutline from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
 import { useSession } from "../../lib/session";
-import { useColorMode } from "../theme";
+import { useColorMode } from "../color-mode";
 import { languageItems } from "./language-menu";
 import { VolumeSlider } from "./volume-control";
 

@@ -1,19 +1,23 @@
-import { useState, type FormEvent } from "react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { Box, Button, Link } from "@mui/material";
-import { InputField } from "../../components/input-field";
+import { useId, useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format-date";
 import { toastError } from "../../lib/toast-error";
-import { AuthCard } from "./components/auth-card";
 import { useSession } from "../../lib/session";
+import "./login.css";
 
+/**
+ * The login page. It is the first page most visits load, so it is drawn with plain elements and CSS in
+ * MUI's look (`login.css`, colours from `app/base.css`) rather than with MUI: MUI and its theme load
+ * with the signed-in app instead (docs/performance.md, "A light web app").
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
   const { login } = useSession();
   const navigate = useNavigate();
+  const id = useId();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -39,20 +43,42 @@ export default function LoginPage() {
   }
 
   return (
-    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")} onSubmit={submit} noValidate={false}>
-      <InputField label={t("login.email")} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus autoComplete="username" />
-      <InputField label={t("login.password")} type="password" name="password" value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="current-password" />
-      <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={busy}>
-        {t("login.submit")}
-      </Button>
-      <Box sx={{ display: "flex", justifyContent: "space-between", flexWrap: "wrap", gap: 1, mt: 2 }}>
-        <Link component={RouterLink} to="/forgetpsw" variant="body2">
-          {t("login.forgot")}
-        </Link>
-        <Link component={RouterLink} to="/signup" variant="body2">
-          {t("login.signup")}
-        </Link>
-      </Box>
-    </AuthCard>
+    <main className="login-backdrop">
+      <form className="login-card" onSubmit={submit}>
+        <div className="login-head">
+          <div className="login-mark" aria-hidden="true">
+            <svg width="24" height="24" viewBox="0 0 24 24" fill="currentColor">
+              <path d="M20 2H4c-1.1 0-2 .9-2 2v18l4-4h14c1.1 0 2-.9 2-2V4c0-1.1-.9-2-2-2" />
+            </svg>
+          </div>
+          <div className="login-brand">Atende</div>
+          <h1 className="login-title">{t("login.title")}</h1>
+          <p className="login-subtitle">{t("login.subtitle")}</p>
+        </div>
+        <div className="login-field">
+          <label htmlFor={`${id}-email`}>{t("login.email")} *</label>
+          <input id={`${id}-email`} type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus autoComplete="username" />
+        </div>
+        <div className="login-field">
+          <label htmlFor={`${id}-password`}>{t("login.password")} *</label>
+          <input
+            id={`${id}-password`}
+            type="password"
+            name="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            autoComplete="current-password"
+          />
+        </div>
+        <button type="submit" className="login-submit" disabled={busy}>
+          {t("login.submit")}
+        </button>
+        <nav className="login-links">
+          <Link to="/forgetpsw">{t("login.forgot")}</Link>
+          <Link to="/signup">{t("login.signup")}</Link>
+        </nav>
+      </form>
+    </main>
   );
 }
