@@ -6,7 +6,8 @@
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/web-load.ts    # an empty database you own
  *
  * Knobs: BENCH_RUNS (cold loads per page, 5), BENCH_SKIP_BUILD=1 (use apps/web/dist as it is),
- * BENCH_FILES=1 (list every script and style with its transferred size).
+ * BENCH_FILES=1 (list every script and style with its transferred size), BENCH_ENCODING=gzip (the
+ * browser asks for gzip only, as a client without brotli would: the issue's targets are in gzip bytes).
  *
  * It builds the web app (production build, with its brotli and gzip copies), starts the real server
  * on a fresh database with one company, an agent and an open ticket, and drives Debian's Chromium
@@ -34,6 +35,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const webDist = path.join(root, "apps/web/dist");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const contextOptions = process.env.BENCH_ENCODING ? { extraHTTPHeaders: { "Accept-Encoding": process.env.BENCH_ENCODING } } : {};
 
 /** Loads `url` in the page and returns the encoded bytes of its scripts and styles and the ms until `ready` shows. */
 async function load(page: Page, url: string, ready: string): Promise<{ bytes: number; ms: number; files: number }> {
@@ -94,7 +96,7 @@ async function main() {
     const tickets: { bytes: number; ms: number; files: number }[] = [];
     let warm = { bytes: 0, ms: 0, files: 0 };
     for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext();
+      const context = await browser.newContext(contextOptions);
       const page = await context.newPage();
       login.push(await load(page, `${base}/login`, 'input[name="email"]'));
       if (i === 0) warm = await load(await context.newPage(), `${base}/login`, 'input[name="email"]');
@@ -105,7 +107,7 @@ async function main() {
       await context.close();
 
       // logged in, cold cache: a new context with the session's refresh cookie only
-      const fresh = await browser.newContext();
+      const fresh = await browser.newContext(contextOptions);
       const res = await fresh.request.post(`${base}/api/auth/login`, { data: { email: agent.email, password: TEST_PASSWORD } });
       if (!res.ok()) throw new Error(`login failed: ${res.status()}`);
       // the marker a login leaves on the device: with it the app restores the session from the cookie
@@ -115,7 +117,7 @@ async function main() {
     }
     const line = (name: string, xs: { bytes: number; ms: number; files: number }[]) =>
       console.log(`${name.padEnd(30)} JS+CSS ${kb(median(xs.map((x) => x.bytes))).padStart(9)} in ${median(xs.map((x) => x.files))} files, shown after ${median(xs.map((x) => x.ms))} ms (median of ${xs.length})`);
-    console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; encoding ${process.env.BENCH_ENCODING ?? "as Chromium asks (br)"}`);
     line("/login (cold)", login);
     line("/tickets first ticket (cold)", tickets);
     line("/login (warm, cached)", [warm]);

@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { compression } from "vite-plugin-compression2";
+import { WORKSPACE_FEATURES } from "./src/lib/workspace-features";
 
 const api = process.env.API_URL ?? "http://localhost:8080";
 
@@ -20,11 +21,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rollupOptions: {
       output: {
-        // every feature's texts of one language in one chunk, loaded for the language in use (lib/i18n.ts)
+        // texts per language (lib/i18n.ts): the public pages' in one chunk, the workspace's in another,
+        // every other feature's in its own (loaded with its pages)
         manualChunks(id) {
           const lang = /\/locales\/(\w+)\.json$/.exec(id)?.[1];
           if (!lang) return undefined;
-          return /\/features\/(?!auth\/|password-reset\/)/.test(id) ? `locale-${lang}-app` : `locale-${lang}`;
+          const feature = /\/features\/([^/]+)\/locales\//.exec(id)?.[1];
+          if (!feature || feature === "auth" || feature === "password-reset") return `locale-${lang}`;
+          return WORKSPACE_FEATURES.includes(feature) ? `locale-${lang}-app` : `locale-${lang}-${feature}`;
         },
       },
     },

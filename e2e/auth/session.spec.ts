@@ -14,6 +14,14 @@ test("the login page", async ({ page }) => {
   await expect(page.getByText("Atende", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Não tem uma conta? Cadastre-se!" })).toBeVisible();
   await page.screenshot({ path: "/tmp/login.png" });
+  // drawn without MUI: its labels name the fields, and it follows the dark theme chosen on the device
+  await expect(page.getByLabel("Email *")).toBeFocused();
+  await expect(page.getByLabel("Senha *")).toBeVisible();
+  await page.evaluate(() => localStorage.setItem("preferredTheme", "dark"));
+  await page.reload();
+  await expect(page.locator("form")).toHaveCSS("background-color", "rgb(30, 41, 59)");
+  await expect(page.getByRole("button", { name: "Entrar" })).toHaveCSS("background-color", "rgb(96, 165, 250)");
+  await page.screenshot({ path: "/tmp/login-dark.png" });
 });
 
 test("wrong credentials are refused with the translated error", async ({ page }) => {

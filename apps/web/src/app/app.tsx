@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { LoadingBar } from "../components/loading-bar";
-import { AppTexts } from "./app-texts";
+import { AppTexts, FeatureTexts } from "./app-texts";
 import { PublicOnly, RequireAuth } from "./guards";
 import { PRIVATE_ROUTES } from "./routes";
 
@@ -24,12 +24,12 @@ export function App() {
           <Route path="/signup" element={<PublicOnly><Mui><QueryProvider><SignupPage /></QueryProvider></Mui></PublicOnly>} />
           <Route path="/forgetpsw" element={<PublicOnly><Mui><ForgotPasswordPage /></Mui></PublicOnly>} />
           <Route element={<RequireAuth><AppTexts><Mui><QueryProvider><AppLayout /></QueryProvider></Mui></AppTexts></RequireAuth>}>
-            {PRIVATE_ROUTES.filter((r) => !r.bare).map(({ path, page: Page }) => (
-              <Route key={path} path={path} element={<Page />} />
+            {PRIVATE_ROUTES.filter((r) => !r.bare).map(({ path, page: Page, texts }) => (
+              <Route key={path} path={path} element={<FeatureTexts features={texts}><Page /></FeatureTexts>} />
             ))}
           </Route>
-          {PRIVATE_ROUTES.filter((r) => r.bare).map(({ path, page: Page }) => (
-            <Route key={path} path={path} element={<RequireAuth><AppTexts><Mui><QueryProvider><Page /></QueryProvider></Mui></AppTexts></RequireAuth>} />
+          {PRIVATE_ROUTES.filter((r) => r.bare).map(({ path, page: Page, texts }) => (
+            <Route key={path} path={path} element={<RequireAuth><AppTexts><FeatureTexts features={texts}><Mui><QueryProvider><Page /></QueryProvider></Mui></FeatureTexts></AppTexts></RequireAuth>} />
           ))}
           <Route path="*" element={<Navigate to="/tickets" replace />} />
         </Routes>

@@ -5,37 +5,42 @@ export interface PrivateRoute {
   page: LazyExoticComponent<ComponentType>;
   /** Render without the shell (full screen). */
   bare?: boolean;
+  /**
+   * The features whose texts the page shows (their `locales/`), loaded when it opens; the workspace's
+   * (lib/i18n.ts `WORKSPACE_FEATURES`) are always there.
+   */
+  texts: readonly string[];
 }
 
 /** Every private page; each feature owns its page file. Gates come from ROUTE_GATES in @atende/shared. */
 export const PRIVATE_ROUTES: PrivateRoute[] = [
-  { path: "/", page: lazy(() => import("../features/dashboard/page")) },
-  { path: "/reports", page: lazy(() => import("../features/reports/page")) },
-  { path: "/bi", page: lazy(() => import("../features/bi/page")) },
-  { path: "/tickets/:ticketId?", page: lazy(() => import("../features/tickets/page")) },
-  { path: "/kanban", page: lazy(() => import("../features/kanban/page")) },
-  { path: "/quick-messages", page: lazy(() => import("../features/quick-messages/page")) },
-  { path: "/contacts", page: lazy(() => import("../features/contacts/page")) },
-  { path: "/helps", page: lazy(() => import("../features/helps/page")) },
-  { path: "/schedules", page: lazy(() => import("../features/schedules/page")) },
-  { path: "/todolist", page: lazy(() => import("../features/todolist/page")) },
-  { path: "/subscription", page: lazy(() => import("../features/subscription/page")) },
-  { path: "/tags", page: lazy(() => import("../features/tags/page")) },
-  { path: "/queues", page: lazy(() => import("../features/queues/page")) },
-  { path: "/settings", page: lazy(() => import("../features/settings/page")) },
-  { path: "/announcements", page: lazy(() => import("../features/announcements/page")) },
-  { path: "/prompts", page: lazy(() => import("../features/prompts/page")) },
-  { path: "/queue-integration", page: lazy(() => import("../features/queue-integration/page")) },
-  { path: "/messages-api", page: lazy(() => import("../features/messages-api/page")) },
-  { path: "/financeiro", page: lazy(() => import("../features/financeiro/page")) },
-  { path: "/connections", page: lazy(() => import("../features/connections/page")) },
-  { path: "/connectionsMeta", page: lazy(() => import("../features/connections-meta/page")) },
-  { path: "/campaigns", page: lazy(() => import("../features/campaigns/page")) },
-  { path: "/new-campaign", page: lazy(() => import("../features/campaigns/new-campaign-page")) },
-  { path: "/templates", page: lazy(() => import("../features/templates/page")) },
-  { path: "/cost-centers", page: lazy(() => import("../features/cost-centers/page")) },
-  { path: "/keywords", page: lazy(() => import("../features/keywords/page")) },
-  { path: "/users", page: lazy(() => import("../features/users/page")) },
-  { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")) },
-  { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true },
+  { path: "/", page: lazy(() => import("../features/dashboard/page")), texts: ["dashboard"] },
+  { path: "/reports", page: lazy(() => import("../features/reports/page")), texts: ["reports"] },
+  { path: "/bi", page: lazy(() => import("../features/bi/page")), texts: ["bi"] },
+  { path: "/tickets/:ticketId?", page: lazy(() => import("../features/tickets/page")), texts: ["tickets"] },
+  { path: "/kanban", page: lazy(() => import("../features/kanban/page")), texts: ["kanban"] },
+  { path: "/quick-messages", page: lazy(() => import("../features/quick-messages/page")), texts: ["quick-messages"] },
+  { path: "/contacts", page: lazy(() => import("../features/contacts/page")), texts: ["contacts"] },
+  { path: "/helps", page: lazy(() => import("../features/helps/page")), texts: ["helps"] },
+  { path: "/schedules", page: lazy(() => import("../features/schedules/page")), texts: ["schedules"] },
+  { path: "/todolist", page: lazy(() => import("../features/todolist/page")), texts: ["todolist"] },
+  { path: "/subscription", page: lazy(() => import("../features/subscription/page")), texts: ["subscription"] },
+  { path: "/tags", page: lazy(() => import("../features/tags/page")), texts: ["tags"] },
+  { path: "/queues", page: lazy(() => import("../features/queues/page")), texts: ["queues", "queue-integration"] },
+  { path: "/settings", page: lazy(() => import("../features/settings/page")), texts: ["settings"] },
+  { path: "/announcements", page: lazy(() => import("../features/announcements/page")), texts: ["announcements"] },
+  { path: "/prompts", page: lazy(() => import("../features/prompts/page")), texts: ["prompts"] },
+  { path: "/queue-integration", page: lazy(() => import("../features/queue-integration/page")), texts: ["queue-integration"] },
+  { path: "/messages-api", page: lazy(() => import("../features/messages-api/page")), texts: ["messages-api"] },
+  { path: "/financeiro", page: lazy(() => import("../features/financeiro/page")), texts: ["financeiro"] },
+  { path: "/connections", page: lazy(() => import("../features/connections/page")), texts: ["connections", "queue-integration"] },
+  { path: "/connectionsMeta", page: lazy(() => import("../features/connections-meta/page")), texts: ["connections-meta"] },
+  { path: "/campaigns", page: lazy(() => import("../features/campaigns/page")), texts: ["campaigns"] },
+  { path: "/new-campaign", page: lazy(() => import("../features/campaigns/new-campaign-page")), texts: ["campaigns"] },
+  { path: "/templates", page: lazy(() => import("../features/templates/page")), texts: ["templates"] },
+  { path: "/cost-centers", page: lazy(() => import("../features/cost-centers/page")), texts: ["cost-centers"] },
+  { path: "/keywords", page: lazy(() => import("../features/keywords/page")), texts: ["keywords"] },
+  { path: "/users", page: lazy(() => import("../features/users/page")), texts: ["users"] },
+  { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")), texts: ["chats"] },
+  { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true, texts: ["sandbox"] },
 ];

@@ -14,9 +14,9 @@ export function QueueDot({ color }: { color: string }) {
 /**
  * The options of a multi-select of queues (a checkbox, the queue's colour and name each), with a
  * disabled line saying so when there are none. Returned as elements, since a select reads its
- * options' values from its direct children.
+ * options' values from its direct children; in a plain menu, `onToggle` receives the queue clicked.
  */
-export function queueOptions(queues: QueueLike[], selected: number[], emptyLabel: string) {
+export function queueOptions(queues: QueueLike[], selected: number[], emptyLabel: string, onToggle?: (id: number) => void) {
   if (!queues.length) {
     return [
       <MenuItem key="none" disabled dense value="">
@@ -25,7 +25,7 @@ export function queueOptions(queues: QueueLike[], selected: number[], emptyLabel
     ];
   }
   return queues.map((q) => (
-    <MenuItem key={q.id} value={q.id} dense>
+    <MenuItem key={q.id} value={q.id} dense onClick={onToggle && (() => onToggle(q.id))} role={onToggle ? "menuitemcheckbox" : undefined} aria-checked={onToggle ? selected.includes(q.id) : undefined}>
       <Checkbox size="small" checked={selected.includes(q.id)} />
       <QueueDot color={q.color} />
       <ListItemText primary={q.name} />

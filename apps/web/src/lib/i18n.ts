@@ -3,21 +3,26 @@ import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "@atende/shared";
 import { STORAGE_KEYS } from "./storage";
+import { WORKSPACE_FEATURES } from "./workspace-features";
 
 type Tree = { [key: string]: string | Tree };
 
 /**
  * Translations live beside their feature: `src/locales/{pt,en,es}.json` for the shell and errors,
  * `src/features/<name>/locales/{pt,en,es}.json` for each feature. All are merged into one namespace.
- * Only the languages in use are loaded, in two chunks per language (see vite.config.ts): the public
- * pages' texts (shell, errors, login, sign-up, password reset) first, and the other features' texts
- * when the signed-in app loads (`loadAppTexts`), so the login page carries neither the texts of every
- * screen nor the other languages.
+ * Only the languages in use are loaded, in pieces (see vite.config.ts): the public pages' texts (shell,
+ * errors, login, sign-up, password reset) first; the workspace's (`WORKSPACE_FEATURES`: the ticket
+ * workspace and what the shell shows) when the signed-in app loads (`loadAppTexts`); every other
+ * feature's when a page that needs it opens (`loadFeatureTexts`, from the route table's `texts`). So
+ * neither the login page nor the workspace carries the texts of every screen, nor the other languages.
  */
 const publicLoaders = import.meta.glob<{ default: Tree }>(["../locales/*.json", "../features/auth/locales/*.json", "../features/password-reset/locales/*.json"]);
 const appLoaders = import.meta.glob<{ default: Tree }>(["../features/*/locales/*.json", "!../features/auth/locales/*.json", "!../features/password-reset/locales/*.json"]);
-/** Whether the app's texts are wanted (tests render features directly: always). */
-let withAppTexts = import.meta.env.MODE === "test";
+/** Features whose texts are wanted so far (tests render features directly: all of them). */
+const loadedFeatures = new Set<string>();
+const everything = import.meta.env.MODE === "test";
+const featureOf = (path: string) => /\/features\/([^/]+)\/locales\//.exec(path)?.[1] ?? "";
+const wanted = (path: string) => everything || loadedFeatures.has(featureOf(path));
 
 function merge(target: Tree, source: Tree): Tree {
   for (const [k, v] of Object.entries(source)) {
@@ -28,8 +33,7 @@ function merge(target: Tree, source: Tree): Tree {
 }
 
 async function languageTree(lang: string): Promise<Tree> {
-  const loaders = withAppTexts ? { ...publicLoaders, ...appLoaders } : publicLoaders;
-  const files = Object.entries(loaders).filter(([path]) => path.endsWith(`/${lang}.json`));
+  const files = [...Object.entries(publicLoaders), ...Object.entries(appLoaders).filter(([path]) => wanted(path))].filter(([path]) => path.endsWith(`/${lang}.json`));
   const modules = await Promise.all(files.map(([, load]) => load()));
   return modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {});
 }
@@ -50,21 +54,33 @@ export const i18nReady = i18n
     returnNull: false,
   });
 
-let appTexts: Promise<void> | null = null;
+const featureTexts = new Map<string, Promise<void>>();
 
-/** Adds the signed-in app's texts for the languages in use (once); later language changes load them too. */
-export function loadAppTexts(): Promise<void> {
-  appTexts ??= addAppTexts();
-  return appTexts;
+/**
+ * Adds these features' texts for the languages in use (once per set: the same promise for the same
+ * features, as React's `use` wants); a later language change loads every feature loaded so far.
+ */
+export function loadFeatureTexts(features: readonly string[]): Promise<void> {
+  const key = [...features].sort().join(",");
+  let loading = featureTexts.get(key);
+  if (!loading) {
+    loading = addFeatureTexts(features);
+    featureTexts.set(key, loading);
+  }
+  return loading;
 }
 
-async function addAppTexts(): Promise<void> {
-  if (withAppTexts) return;
-  withAppTexts = true;
+/** The workspace's texts (with the first signed-in page). */
+export const loadAppTexts = () => loadFeatureTexts(WORKSPACE_FEATURES);
+
+async function addFeatureTexts(features: readonly string[]): Promise<void> {
+  const missing = features.filter((f) => !loadedFeatures.has(f));
+  if (everything || !missing.length) return;
+  missing.forEach((f) => loadedFeatures.add(f));
   const languages = [...new Set([i18n.language, DEFAULT_LANGUAGE])].filter((l) => (LANGUAGES as readonly string[]).includes(l));
   await Promise.all(
     languages.map(async (lang) => {
-      const files = Object.entries(appLoaders).filter(([path]) => path.endsWith(`/${lang}.json`));
+      const files = Object.entries(appLoaders).filter(([path]) => path.endsWith(`/${lang}.json`) && missing.includes(featureOf(path)));
       const modules = await Promise.all(files.map(([, load]) => load()));
       i18n.addResourceBundle(lang, "translation", modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {}), true, true);
     }),

@@ -104,7 +104,9 @@ async function enterQueue(
  *   to that queue (with its greeting or out-of-hours message); anything else resends the menu, until
  *   maxUseBotQueues menus were sent: then the ticket goes to the connection's transfer queue, or
  *   stays pending without a queue. A reply after timeUseBotQueues minutes restarts the menu;
- * - a ticket in the queue named BOT keeps chatbot=true until it is moved to another queue.
+ * - a ticket in the queue named BOT keeps chatbot=true until it is moved to another queue;
+ * - several queues and a bot of the connection (whatsapps.integration_id): no menu on creation, the bot
+ *   answers; when it hands the ticket over still without a queue, the menu starts (menuAfterBot).
  */
 export async function decideRoute(
   sql: Sql,
@@ -134,6 +136,8 @@ export async function decideRoute(
       return { patch: { queue_id: campaignQueue, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
     }
     if (queues.length === 0) return none;
+    // the connection's own bot (queue integration) talks first; the menu waits for its hand-over (menuAfterBot)
+    if (queues.length > 1 && t.queue_id === null && connection.integration_id !== null) return none;
     if (queues.length === 1 || t.queue_id !== null) {
       const entered = await enterQueue(sql, t, connection, t.queue_id ?? queues[0]!.id, type, now, vars);
       return { patch: { queue_id: t.queue_id ?? queues[0]!.id, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
@@ -160,4 +164,14 @@ export async function decideRoute(
     if (q) return { patch: { queue_id: connection.transfer_queue_id, chatbot: q.name === BOT_QUEUE_NAME, bot_menu_at: null }, sends: [] };
   }
   return { patch: { chatbot: false, bot_menu_at: null }, sends: [] };
+}
+
+/**
+ * The queue menu a connection's bot leaves behind: when it hands over a ticket that is still pending
+ * without a queue or an agent on a connection with several queues, the menu starts as on a new ticket.
+ */
+export function menuAfterBot(t: Pick<RoutingTicket, "status" | "queue_id" | "is_group" | "contact_name" | "id" | "created_at">, connection: WhatsappRow, now = new Date()): RoutingDecision {
+  if (t.status !== "pending" || t.queue_id !== null || t.is_group || connection.queues.length < 2) return { patch: {}, sends: [] };
+  const vars = { contactName: t.contact_name, protocol: ticketProtocol(t) };
+  return { patch: { chatbot: true, amount_used_bot_queues: 1, bot_menu_at: now }, sends: [menuText(connection, vars)] };
 }

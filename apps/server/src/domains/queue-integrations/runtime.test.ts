@@ -185,6 +185,29 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     await handedOver(first.ticketId);
   });
 
+  it("a connection's bot with several queues answers first; the queue menu starts only when it hands over", async () => {
+    const it = await integration({ type: "webhook", url: `${fake.url}/webhook` });
+    const vendas = await buildQueue(app.sql, t.companyId, { name: `Vendas ${++seq}` });
+    const suporte = await buildQueue(app.sql, t.companyId, { name: `Suporte ${++seq}` });
+    const w = await connectedSandbox(app, t.admin.token, { name: `Conexão ${++seq}`, queueIds: [vendas, suporte], greetingMessage: "Escolha um setor:" });
+    await app.sql.exec("UPDATE whatsapps SET integration_id = $2 WHERE id = $1", [w, it]);
+    const phone = number();
+    const first = await inbound(app, t.admin.token, w, { number: phone, name: "Rui", body: "Quero um orçamento" });
+    // only the bot's answers: no menu beside them
+    expect(await waitOutbox(w, phone, 2)).toEqual(["Eco: Quero um orçamento", "Contato: Rui"]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await outbox(w, phone)).toHaveLength(2);
+    await inbound(app, t.admin.token, w, { number: phone, body: "falar com humano" });
+    await handedOver(first.ticketId);
+    const sent = await waitOutbox(w, phone, 4);
+    expect(sent[2]).toBe("Vou te transferir.");
+    expect(sent[3]).toMatch(/^Escolha um setor:\n\n\*1\* - Vendas \d+\n\*2\* - Suporte \d+$/);
+    // the customer picks a queue: the ticket enters it and the bot stays out
+    await inbound(app, t.admin.token, w, { number: phone, body: "2" });
+    await waitFor("the chosen queue", async () => (await app.sql.one<{ queue_id: number | null }>("SELECT queue_id FROM tickets WHERE id = $1", [first.ticketId])).queue_id === suporte);
+    expect(await ticketState(first.ticketId)).toMatchObject({ status: "pending", use_integration: false, integration_id: it });
+  });
+
   it("a bot's turn sends at most 20 messages", async () => {
     const it = await integration({ type: "webhook", url: `${fake.url}/webhook` });
     const w = await line(it);

@@ -5,7 +5,9 @@ import { reportedToCaller } from "../../core/ignore.js";
 import type { Sql } from "../../db/sql.js";
 import * as messageRepo from "../messages/repository.js";
 import { sendOutgoing } from "../messages/send-message.js";
+import { menuAfterBot } from "../../channels/routing/queue-routing.js";
 import { emitTicketUpdate } from "../tickets/events.js";
+import { findWhatsapp } from "../whatsapp/repository.js";
 import * as ticketRepo from "../tickets/repository.js";
 import { BotCallFailed } from "./providers/call.js";
 import { detectIntent } from "./providers/dialogflow.js";
@@ -185,7 +187,10 @@ async function typebotTurn(ctx: AppContext, it: repo.QueueIntegrationRow, input:
   return { replies, handOver: step.ended };
 }
 
-/** The bot stops for the ticket: it stays pending for the queue's agents, integration_id kept as the mark. */
+/**
+ * The bot stops for the ticket: it stays pending for the queue's agents, integration_id kept as the
+ * mark. A ticket a connection's bot leaves without a queue gets the connection's queue menu then.
+ */
 export async function handOver(ctx: AppContext, companyId: number, ticketId: number, reason: string): Promise<void> {
   const changed = await ctx.sql.exec("UPDATE tickets SET use_integration = false, updated_at = now() WHERE company_id = $1 AND id = $2 AND use_integration", [
     companyId,
@@ -195,5 +200,19 @@ export async function handOver(ctx: AppContext, companyId: number, ticketId: num
   if (!changed) return;
   ctx.log.info({ companyId, ticketId, reason }, "queue integration handed the ticket over");
   const t = await ticketRepo.findTicket(ctx.sql, companyId, ticketId);
-  if (t) await emitTicketUpdate(ctx, t);
+  if (!t) return;
+  const connection = t.user_id === null && t.whatsapp_id !== null ? await findWhatsapp(ctx.sql, companyId, t.whatsapp_id) : null;
+  const menu = connection ? menuAfterBot(t, connection) : null;
+  if (menu?.sends.length) {
+    await ticketRepo.updateTicket(ctx.sql, companyId, ticketId, menu.patch);
+    for (const body of menu.sends) {
+      try {
+        await sendOutgoing(ctx, { ticket: t, body, userId: null });
+      } catch (err) {
+        // the hand-over stands; the customer's next message resends the menu (channels/routing)
+        ctx.log.warn({ err, companyId, ticketId }, "queue menu after a bot's hand-over could not be sent");
+      }
+    }
+  }
+  await emitTicketUpdate(ctx, (await ticketRepo.findTicket(ctx.sql, companyId, ticketId)) ?? t);
 }

@@ -47,7 +47,9 @@ export function UserMenu({ user, compact = false }: { user: SessionUser; compact
         </Typography>
         <Divider />
         {compact && [
-          <VolumeSlider key="volume" />,
+          <Suspense key="volume" fallback={null}>
+            <VolumeSlider />
+          </Suspense>,
           <MenuItem key="theme" onClick={toggle} data-theme-mode={mode}>
             <ListItemIcon>{mode === "dark" ? <Brightness7 fontSize="small" /> : <Brightness4 fontSize="small" />}</ListItemIcon>
             <ListItemText>{mode === "dark" ? t("shell.lightTheme") : t("shell.darkTheme")}</ListItemText>

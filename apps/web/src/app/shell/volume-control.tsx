@@ -1,28 +1,12 @@
-import { useState } from "react";
-import { Box, IconButton, Popover, Slider, Tooltip } from "@mui/material";
+import { lazy, Suspense, useState } from "react";
+import { IconButton, Popover, Tooltip } from "@mui/material";
 import VolumeOff from "@mui/icons-material/VolumeOff";
 import VolumeUp from "@mui/icons-material/VolumeUp";
 import { useTranslation } from "react-i18next";
-import { LIMITS } from "@atende/shared";
-import { getVolume, setVolume } from "../../lib/volume";
+import { getVolume } from "../../lib/volume";
 
-/** The volume slider itself, from 0 to 1 in steps of 0.1, stored locally (spec 1-core §9). */
-export function VolumeSlider({ onChange }: { onChange?(value: number): void }) {
-  const { t } = useTranslation();
-  const [volume, setState] = useState(getVolume);
-  const change = (value: number) => {
-    setVolume(value);
-    setState(getVolume());
-    onChange?.(getVolume());
-  };
-  return (
-    <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, px: 2, py: 1.5, width: 220 }}>
-      <VolumeOff fontSize="small" color="action" />
-      <Slider aria-label={t("shell.volume")} value={volume} min={0} max={1} step={LIMITS.volumeStep} valueLabelDisplay="auto" onChange={(_, v) => change(v as number)} />
-      <VolumeUp fontSize="small" color="action" />
-    </Box>
-  );
-}
+// the slider loads when first shown (a popover here, the account menu on narrow screens)
+export const VolumeSlider = lazy(() => import("./volume-slider"));
 
 /** Notification volume: an icon button opening the slider. */
 export function VolumeControl() {
@@ -37,7 +21,9 @@ export function VolumeControl() {
         </IconButton>
       </Tooltip>
       <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
-        <VolumeSlider onChange={setState} />
+        <Suspense fallback={null}>
+          <VolumeSlider onChange={setState} />
+        </Suspense>
       </Popover>
     </>
   );

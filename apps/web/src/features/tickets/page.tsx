@@ -1,15 +1,17 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import ForumOutlinedIcon from "@mui/icons-material/ForumOutlined";
 import { useTranslation } from "react-i18next";
 import { useCurrentUser } from "../../lib/session";
 import { TicketsManager } from "./components/tickets-manager";
-import { TicketView } from "./components/ticket-view";
 import { useWorkspace, WorkspaceProvider } from "./components/workspace-context";
 import { useFillHeight } from "./hooks/use-fill-height";
 import { useOfflineSync } from "./offline/sync";
 import type { Ticket } from "./types";
+
+// the conversation (messages, input, contact drawer) loads when a ticket is opened: the list shows first
+const TicketView = lazy(() => import("./components/ticket-view").then((m) => ({ default: m.TicketView })));
 
 function Placeholder() {
   const { t } = useTranslation();
@@ -51,7 +53,13 @@ function Workspace() {
     [navigate],
   );
 
-  const view = ticketId ? <TicketView key={ticketId} uuid={ticketId} onBack={narrow ? () => setMobileTab("list") : undefined} /> : <Placeholder />;
+  const view = ticketId ? (
+    <Suspense fallback={null}>
+      <TicketView key={ticketId} uuid={ticketId} onBack={narrow ? () => setMobileTab("list") : undefined} />
+    </Suspense>
+  ) : (
+    <Placeholder />
+  );
 
   if (narrow) {
     return (

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { Autocomplete, Badge, Box, Button, Chip, FormControlLabel, InputAdornment, MenuItem, Paper, Select, Switch, Tab, Tabs, TextField, Tooltip } from "@mui/material";
+import { Badge, Box, Button, FormControlLabel, Paper, Switch, Tab, Tabs, Tooltip } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import CheckBoxIcon from "@mui/icons-material/CheckBox";
 import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
@@ -14,6 +14,7 @@ import { useTicketActions, type TicketAction } from "../hooks/use-ticket-actions
 import { useTicketsList } from "../hooks/use-tickets-list";
 import { isSystemQueueName } from "../lib/rules";
 import type { ListTab, QueueRef, TagRef, Ticket, UserRef } from "../types";
+import type { Origin } from "./search-filters";
 import { QueueSelect } from "./queue-select";
 import { TicketsList } from "./tickets-list";
 import { useWorkspace } from "./workspace-context";
@@ -24,8 +25,8 @@ const NewTicketModal = lazy(() => loadNewTicket().then((m) => ({ default: m.NewT
 /** Fetched as the pointer reaches the button, so the dialog opens at once. */
 const preloadNewTicket = () => void loadNewTicket();
 
-const ORIGINS = ["proactive", "reactive"] as const;
-type Origin = (typeof ORIGINS)[number];
+// the search tab's filters (text field, tag and user pickers, origin select) load when the tab is opened
+const SearchFilters = lazy(() => import("./search-filters").then((m) => ({ default: m.SearchFilters })));
 
 function CountBadge({ count, children, testId }: { count: number; children: ReactNode; testId: string }) {
   return (
@@ -137,60 +138,20 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
       </Box>
 
       {tab === "search" && (
-        <Box sx={{ px: 1.5, py: 1, display: "grid", gap: 1, borderBottom: 1, borderColor: "divider" }}>
-          <TextField
-            size="small"
-            autoFocus
-            placeholder={t("tickets.search.placeholder")}
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            inputProps={{ "data-testid": "search-input", "aria-label": t("tickets.search.placeholder") }}
-            InputProps={{ startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }}
+        <Suspense fallback={null}>
+          <SearchFilters
+            searchText={searchText}
+            onSearchText={setSearchText}
+            tags={tags ?? []}
+            tagFilter={tagFilter}
+            onTagFilter={setTagFilter}
+            users={showUserFilter ? (users ?? []) : null}
+            userFilter={userFilter}
+            onUserFilter={setUserFilter}
+            originFilter={originFilter}
+            onOriginFilter={setOriginFilter}
           />
-          <Box sx={{ display: "grid", gridTemplateColumns: showUserFilter ? "1fr 1fr 1fr" : "1fr 1fr", gap: 1 }}>
-            <Autocomplete
-              multiple
-              size="small"
-              limitTags={1}
-              options={tags ?? []}
-              value={tagFilter}
-              onChange={(_, v) => setTagFilter(v)}
-              getOptionLabel={(o) => o.name}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              renderTags={(v, getProps) => v.map((o, i) => <Chip {...getProps({ index: i })} key={o.id} size="small" label={o.name} sx={{ bgcolor: o.color, color: "#fff", height: 20 }} />)}
-              renderInput={(p) => <TextField {...p} placeholder={tagFilter.length ? "" : t("tickets.search.tags")} />}
-            />
-            {showUserFilter && (
-              <Autocomplete
-                multiple
-                size="small"
-                limitTags={1}
-                options={users ?? []}
-                value={userFilter}
-                onChange={(_, v) => setUserFilter(v)}
-                getOptionLabel={(o) => o.name}
-                isOptionEqualToValue={(a, b) => a.id === b.id}
-                renderInput={(p) => <TextField {...p} placeholder={userFilter.length ? "" : t("tickets.search.users")} />}
-              />
-            )}
-            <Select
-              multiple
-              size="small"
-              displayEmpty
-              value={originFilter}
-              onChange={(e) => setOriginFilter(typeof e.target.value === "string" ? [] : (e.target.value as Origin[]))}
-              renderValue={(v) => (v.length ? v.map((o) => t(`tickets.item.${o}`)).join(", ") : t("tickets.search.origin"))}
-              inputProps={{ "aria-label": t("tickets.search.origin") }}
-              sx={{ fontSize: 14, color: originFilter.length ? "text.primary" : "text.secondary" }}
-            >
-              {ORIGINS.map((o) => (
-                <MenuItem key={o} value={o}>
-                  {t(`tickets.item.${o}`)}
-                </MenuItem>
-              ))}
-            </Select>
-          </Box>
-        </Box>
+        </Suspense>
       )}
 
       {tab === "pending" && (

@@ -1,4 +1,9 @@
-import { format, isSameDay, isToday, isYesterday, parseISO } from "date-fns";
+import { isSameDay, isToday, isYesterday, parseISO } from "date-fns";
+
+// fixed forms written by hand: date-fns' `format` (its token parser and locale) is no part of the workspace's first load
+const pad = (n: number) => String(n).padStart(2, "0");
+const hhmm = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const ddmmyyyy = (d: Date) => `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
 
 export function toDate(value: string | Date): Date {
   return typeof value === "string" ? parseISO(value) : value;
@@ -8,10 +13,10 @@ export function toDate(value: string | Date): Date {
 export function listTime(value: string | null | undefined): string {
   if (!value) return "";
   const d = toDate(value);
-  return isToday(d) ? format(d, "HH:mm") : format(d, "dd/MM/yyyy");
+  return isToday(d) ? hhmm(d) : ddmmyyyy(d);
 }
 
-export const clock = (value: string) => format(toDate(value), "HH:mm");
+export const clock = (value: string) => hhmm(toDate(value));
 
 export type DayLabel = { kind: "today" } | { kind: "yesterday" } | { kind: "date"; text: string };
 
@@ -19,7 +24,7 @@ export function dayLabel(value: string): DayLabel {
   const d = toDate(value);
   if (isToday(d)) return { kind: "today" };
   if (isYesterday(d)) return { kind: "yesterday" };
-  return { kind: "date", text: format(d, "dd/MM/yyyy") };
+  return { kind: "date", text: ddmmyyyy(d) };
 }
 
 export const sameDay = (a: string, b: string) => isSameDay(toDate(a), toDate(b));
