@@ -185,10 +185,12 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     await handedOver(first.ticketId);
   });
 
-  it("a connection's bot with several queues answers first; the queue menu starts only when it hands over", async () => {
+  it("a connection's bot with several queues answers first; the queue menu starts when it hands over; a queue's own bot takes it then", async () => {
     const it = await integration({ type: "webhook", url: `${fake.url}/webhook` });
+    const queueBot = await integration({ type: "n8n", url: `${fake.url}/n8n` });
     const vendas = await buildQueue(app.sql, t.companyId, { name: `Vendas ${++seq}` });
     const suporte = await buildQueue(app.sql, t.companyId, { name: `Suporte ${++seq}` });
+    await app.sql.exec("UPDATE queues SET integration_id = $2 WHERE id = $1", [suporte, queueBot]);
     const w = await connectedSandbox(app, t.admin.token, { name: `Conexão ${++seq}`, queueIds: [vendas, suporte], greetingMessage: "Escolha um setor:" });
     await app.sql.exec("UPDATE whatsapps SET integration_id = $2 WHERE id = $1", [w, it]);
     const phone = number();
@@ -202,10 +204,24 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     const sent = await waitOutbox(w, phone, 4);
     expect(sent[2]).toBe("Vou te transferir.");
     expect(sent[3]).toMatch(/^Escolha um setor:\n\n\*1\* - Vendas \d+\n\*2\* - Suporte \d+$/);
-    // the customer picks a queue: the ticket enters it and the bot stays out
+    // the customer picks the queue with a bot of its own: the ticket enters it and that bot answers
     await inbound(app, t.admin.token, w, { number: phone, body: "2" });
-    await waitFor("the chosen queue", async () => (await app.sql.one<{ queue_id: number | null }>("SELECT queue_id FROM tickets WHERE id = $1", [first.ticketId])).queue_id === suporte);
-    expect(await ticketState(first.ticketId)).toMatchObject({ status: "pending", use_integration: false, integration_id: it });
+    expect((await waitOutbox(w, phone, 5))[4]).toBe("n8n: 2");
+    expect(await app.sql.one("SELECT queue_id, use_integration, integration_id FROM tickets WHERE id = $1", [first.ticketId])).toEqual({
+      queue_id: suporte,
+      use_integration: true,
+      integration_id: queueBot,
+    });
+    // once that bot hands over too, nobody takes the ticket again: it waits for Suporte's agents
+    fake.failNext.status = 503;
+    fake.failNext.times = 3;
+    await inbound(app, t.admin.token, w, { number: phone, body: "ainda aí?" });
+    await handedOver(first.ticketId);
+    fake.failNext.times = 0;
+    await inbound(app, t.admin.token, w, { number: phone, body: "olá" });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await outbox(w, phone)).toHaveLength(5);
+    expect(await ticketState(first.ticketId)).toMatchObject({ status: "pending", use_integration: false, integration_id: queueBot, user_id: null });
   });
 
   it("a bot's turn sends at most 20 messages", async () => {

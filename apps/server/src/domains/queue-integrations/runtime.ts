@@ -36,13 +36,18 @@ export async function integrationInbound(ctx: AppContext, ticket: ticketRepo.Tic
   const companyId = ticket.company_id;
   let integrationId = ticket.use_integration ? ticket.integration_id : null;
   if (integrationId === null) {
-    if (ticket.integration_id !== null) return; // handed over already
-    integrationId = await integrationFor(ctx.sql, companyId, ticket.queue_id, ticket.whatsapp_id);
-    if (integrationId === null) return;
+    // a ticket handed over already is taken again only by another bot: its current queue's own
+    // (the customer chose, or was moved to, a queue with a bot of its own since)
+    integrationId =
+      ticket.integration_id === null
+        ? await integrationFor(ctx.sql, companyId, ticket.queue_id, ticket.whatsapp_id)
+        : await integrationFor(ctx.sql, companyId, ticket.queue_id, null);
+    if (integrationId === null || integrationId === ticket.integration_id) return;
     const claimed = await ctx.sql.exec(
       `UPDATE tickets SET integration_id = $3, use_integration = true, updated_at = now()
-        WHERE company_id = $1 AND id = $2 AND integration_id IS NULL AND status = 'pending' AND user_id IS NULL`,
-      [companyId, ticket.id, integrationId],
+        WHERE company_id = $1 AND id = $2 AND integration_id IS NOT DISTINCT FROM $4 AND NOT use_integration
+          AND status = 'pending' AND user_id IS NULL`,
+      [companyId, ticket.id, integrationId, ticket.integration_id],
     );
     if (!claimed) return;
   }
