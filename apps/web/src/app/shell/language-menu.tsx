@@ -1,9 +1,10 @@
 import { useState } from "react";
-import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from "@mui/material";
+import { IconButton, ListItemIcon, ListItemText, MenuItem, Tooltip } from "@mui/material";
 import Check from "@mui/icons-material/Check";
 import Translate from "@mui/icons-material/Translate";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES } from "@atende/shared";
+import { LazyMenu } from "../../components/lazy-menu";
 import { setLanguage } from "../../lib/i18n";
 
 /** One menu item per interface language, the current one checked; `onPicked` after the change. */
@@ -34,9 +35,9 @@ export function LanguageMenu() {
           <Translate />
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+      <LazyMenu anchorEl={anchor} onClose={() => setAnchor(null)}>
         {languageItems(i18n.language, (lang) => t(`languages.${lang}`), () => setAnchor(null))}
-      </Menu>
+      </LazyMenu>
     </>
   );
 }

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
+import { Avatar, Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, MenuItem, Tooltip, Typography } from "@mui/material";
 import Brightness4 from "@mui/icons-material/Brightness4";
 import Brightness7 from "@mui/icons-material/Brightness7";
 import Logout from "@mui/icons-material/Logout";
 import PersonOutline from "@mui/icons-material/PersonOutline";
 import { useTranslation } from "react-i18next";
 import type { SessionUser } from "@atende/shared";
+import { LazyMenu } from "../../components/lazy-menu";
 import { useSession } from "../../lib/session";
 import { useColorMode } from "../color-mode";
 import { languageItems } from "./language-menu";
@@ -38,7 +39,7 @@ export function UserMenu({ user, compact = false }: { user: SessionUser; compact
           <Avatar sx={{ width: 32, height: 32, fontSize: 14, bgcolor: "secondary.main" }}>{initials(user.name)}</Avatar>
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+      <LazyMenu anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
         <Typography variant="subtitle2" sx={{ px: 2, pt: 1 }}>
           {user.name}
         </Typography>
@@ -83,7 +84,7 @@ export function UserMenu({ user, compact = false }: { user: SessionUser; compact
           </ListItemIcon>
           <ListItemText>{t("shell.logout")}</ListItemText>
         </MenuItem>
-      </Menu>
+      </LazyMenu>
       {profileOpen && (
         <Suspense fallback={null}>
           <ProfileDialog user={user} open onClose={() => setProfileOpen(false)} />

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useState } from "react";
-import { IconButton, Popover, Tooltip } from "@mui/material";
+import { IconButton, Tooltip } from "@mui/material";
 import VolumeOff from "@mui/icons-material/VolumeOff";
 import VolumeUp from "@mui/icons-material/VolumeUp";
 import { useTranslation } from "react-i18next";
 import { getVolume } from "../../lib/volume";
 
-// the slider loads when first shown (a popover here, the account menu on narrow screens)
+// the slider (and its popover) loads when first shown (a popover here, the account menu on narrow screens)
 export const VolumeSlider = lazy(() => import("./volume-slider"));
+const VolumePopover = lazy(() => import("./volume-slider").then((m) => ({ default: m.VolumePopover })));
 
 /** Notification volume: an icon button opening the slider. */
 export function VolumeControl() {
@@ -20,11 +21,11 @@ export function VolumeControl() {
           {volume === 0 ? <VolumeOff /> : <VolumeUp />}
         </IconButton>
       </Tooltip>
-      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
+      {anchor && (
         <Suspense fallback={null}>
-          <VolumeSlider onChange={setState} />
+          <VolumePopover anchor={anchor} onClose={() => setAnchor(null)} onChange={setState} />
         </Suspense>
-      </Popover>
+      )}
     </>
   );
 }

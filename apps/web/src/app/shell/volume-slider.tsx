@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Box, Slider } from "@mui/material";
+import { Box, Popover, Slider } from "@mui/material";
 import VolumeOff from "@mui/icons-material/VolumeOff";
 import VolumeUp from "@mui/icons-material/VolumeUp";
 import { useTranslation } from "react-i18next";
@@ -24,3 +24,12 @@ export default function VolumeSlider({ onChange }: { onChange?(value: number): v
   );
 }
 
+
+/** The slider under the app bar's volume button. */
+export function VolumePopover({ anchor, onClose, onChange }: { anchor: HTMLElement; onClose(): void; onChange(value: number): void }) {
+  return (
+    <Popover open anchorEl={anchor} onClose={onClose} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
+      <VolumeSlider onChange={onChange} />
+    </Popover>
+  );
+}

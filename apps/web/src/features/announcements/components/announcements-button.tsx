@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Badge, Box, IconButton, List, ListItemButton, ListItemText, Popover, Tooltip, Typography } from "@mui/material";
+import { Badge, IconButton, List, ListItemButton, ListItemText, Tooltip } from "@mui/material";
 import CampaignOutlined from "@mui/icons-material/CampaignOutlined";
 import { useTranslation } from "react-i18next";
+import { AppBarPopover } from "../../../components/app-bar-popover";
 import { channel, type Announcement } from "@atende/shared";
 import { logFailure } from "../../../lib/log-failure";
 import { useSocketEvent } from "../../../lib/use-socket-event";
@@ -40,42 +41,28 @@ export function AnnouncementsButton() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-        slotProps={{ paper: { sx: { width: 360, maxWidth: "95vw", maxHeight: 480 } } }}
-      >
-        <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600, borderBottom: 1, borderColor: "divider" }}>
-          {t("announcements.bar.title")}
-        </Typography>
-        {records.length === 0 ? (
-          <Box sx={{ p: 3, textAlign: "center", color: "text.secondary" }}>{list.isLoading ? t("announcements.bar.loading") : t("announcements.bar.empty")}</Box>
-        ) : (
-          <List dense disablePadding aria-label={t("announcements.bar.title")}>
-            {records.map((r) => (
-              <ListItemButton
-                key={r.id}
-                data-testid="announcement-item"
-                data-priority={r.priority}
-                onClick={() => {
-                  setAnchor(null);
-                  setViewing(r);
-                }}
-                sx={{ borderLeft: 4, borderColor: priorityPaletteColor(r.priority), alignItems: "flex-start" }}
-              >
-                <ListItemText
-                  primary={r.title}
-                  secondary={r.text}
-                  slotProps={{ primary: { noWrap: true, fontWeight: 600 }, secondary: { noWrap: true } }}
-                />
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-      </Popover>
+      <AppBarPopover anchor={anchor} onClose={() => setAnchor(null)} title={t("announcements.bar.title")} empty={records.length === 0 ? (list.isLoading ? t("announcements.bar.loading") : t("announcements.bar.empty")) : null}>
+        <List dense disablePadding aria-label={t("announcements.bar.title")}>
+          {records.map((r) => (
+            <ListItemButton
+              key={r.id}
+              data-testid="announcement-item"
+              data-priority={r.priority}
+              onClick={() => {
+                setAnchor(null);
+                setViewing(r);
+              }}
+              sx={{ borderLeft: 4, borderColor: priorityPaletteColor(r.priority), alignItems: "flex-start" }}
+            >
+              <ListItemText
+                primary={r.title}
+                secondary={r.text}
+                slotProps={{ primary: { noWrap: true, fontWeight: 600 }, secondary: { noWrap: true } }}
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      </AppBarPopover>
       <AnnouncementViewDialog record={viewing} onClose={() => setViewing(null)} />
     </>
   );

@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { useQueryClient } from "@tanstack/react-query";
-import { Badge, Box, IconButton, List, ListItemButton, ListItemText, Popover, Tooltip, Typography } from "@mui/material";
+import { Badge, IconButton, List, ListItemButton, ListItemText, Tooltip } from "@mui/material";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import { useTranslation } from "react-i18next";
+import { AppBarPopover } from "../../../components/app-bar-popover";
 import { canVisit, channel, type ChatEvent } from "@atende/shared";
 import { usePagedList } from "../../../components/use-paged-list";
 import { useCurrentUser } from "../../../lib/session";
@@ -48,37 +49,23 @@ function ChatsButtonInner() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-        slotProps={{ paper: { sx: { width: 360, maxWidth: "95vw", maxHeight: 480 }, onScroll: list.onScroll } }}
-      >
-        <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600, borderBottom: 1, borderColor: "divider" }}>
-          {t("chats.bar.title")}
-        </Typography>
-        {list.items.length === 0 ? (
-          <Box sx={{ p: 3, textAlign: "center", color: "text.secondary" }}>{list.isLoading ? t("chats.bar.loading") : t("chats.empty")}</Box>
-        ) : (
-          <List dense disablePadding>
-            {list.items.map((c) => (
-              <ListItemButton
-                key={c.id}
-                data-testid="chat-bar-item"
-                onClick={() => {
-                  setAnchor(null);
-                  navigate(`/chats/${c.uuid}`);
-                }}
-              >
-                <ListItemText primary={c.title} secondary={c.lastMessage} slotProps={{ primary: { noWrap: true, fontWeight: unreadsFor(c, me.id) ? 700 : 500 }, secondary: { noWrap: true } }} />
-                <Badge badgeContent={unreadsFor(c, me.id)} color="error" max={99} sx={{ mx: 1.5 }} />
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-      </Popover>
+      <AppBarPopover anchor={anchor} onClose={() => setAnchor(null)} title={t("chats.bar.title")} empty={list.items.length === 0 ? (list.isLoading ? t("chats.bar.loading") : t("chats.empty")) : null} onScroll={list.onScroll}>
+        <List dense disablePadding>
+          {list.items.map((c) => (
+            <ListItemButton
+              key={c.id}
+              data-testid="chat-bar-item"
+              onClick={() => {
+                setAnchor(null);
+                navigate(`/chats/${c.uuid}`);
+              }}
+            >
+              <ListItemText primary={c.title} secondary={c.lastMessage} slotProps={{ primary: { noWrap: true, fontWeight: unreadsFor(c, me.id) ? 700 : 500 }, secondary: { noWrap: true } }} />
+              <Badge badgeContent={unreadsFor(c, me.id)} color="error" max={99} sx={{ mx: 1.5 }} />
+            </ListItemButton>
+          ))}
+        </List>
+      </AppBarPopover>
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { Badge, Box, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Popover, Tooltip, Typography } from "@mui/material";
+import { Badge, Box, IconButton, List, ListItemAvatar, ListItemButton, ListItemText, Tooltip, Typography } from "@mui/material";
 import NotificationsNoneIcon from "@mui/icons-material/NotificationsNone";
 import { channel, CLIENT_EVENTS, whatsAppPreview, type AppMessageEvent, type TicketEvent } from "@atende/shared";
 import { useTranslation } from "react-i18next";
+import { AppBarPopover } from "../../../components/app-bar-popover";
 import { useCurrentUser } from "../../../lib/session";
 import { getSocket } from "../../../lib/socket";
 import { fetchTickets } from "../api/tickets";
@@ -98,60 +99,46 @@ export function TicketNotificationsButton() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover
-        open={Boolean(anchor)}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-        slotProps={{ paper: { sx: { width: 360, maxWidth: "95vw", maxHeight: 480 } } }}
-      >
-        <Typography variant="subtitle1" sx={{ px: 2, py: 1.5, fontWeight: 600, borderBottom: 1, borderColor: "divider" }}>
-          {t("tickets.notifications.title")}
-        </Typography>
-        {items.length === 0 ? (
-          <Box sx={{ p: 3, textAlign: "center", color: "text.secondary" }}>{t("tickets.notifications.empty")}</Box>
-        ) : (
-          <List dense disablePadding>
-            {items.map(({ ticket: tk, kind }) => (
-              <ListItemButton
-                key={tk.id}
-                onClick={() => {
-                  setAnchor(null);
-                  navigate(`/tickets/${tk.uuid}`);
-                }}
-                sx={{ borderBottom: 1, borderColor: "divider" }}
-              >
-                <ListItemAvatar>
-                  <ContactAvatar name={tk.contact.name} src={tk.contact.profilePicUrl} size={38} />
-                </ListItemAvatar>
-                <ListItemText
-                  primary={
-                    <Box sx={{ display: "flex", gap: 1 }}>
-                      <Typography noWrap sx={{ flex: 1, fontWeight: 600, fontSize: 14 }}>
-                        {tk.contact.name}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {listTime(tk.lastMessageAt ?? tk.updatedAt)}
-                      </Typography>
-                    </Box>
-                  }
-                  secondary={
-                    <>
-                      <Typography component="span" variant="body2" noWrap display="block" color="text.secondary">
-                        {whatsAppPreview(tk.lastMessage ?? "")}
-                      </Typography>
-                      <Typography component="span" variant="caption" color={kind === "unread" ? "success.main" : "warning.main"}>
-                        {kind === "unread" ? t("tickets.notifications.unread", { count: tk.unreadMessages }) : t("tickets.notifications.pending")}
-                      </Typography>
-                    </>
-                  }
-                />
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-      </Popover>
+      <AppBarPopover anchor={anchor} onClose={() => setAnchor(null)} title={t("tickets.notifications.title")} empty={items.length === 0 ? t("tickets.notifications.empty") : null}>
+        <List dense disablePadding>
+          {items.map(({ ticket: tk, kind }) => (
+            <ListItemButton
+              key={tk.id}
+              onClick={() => {
+                setAnchor(null);
+                navigate(`/tickets/${tk.uuid}`);
+              }}
+              sx={{ borderBottom: 1, borderColor: "divider" }}
+            >
+              <ListItemAvatar>
+                <ContactAvatar name={tk.contact.name} src={tk.contact.profilePicUrl} size={38} />
+              </ListItemAvatar>
+              <ListItemText
+                primary={
+                  <Box sx={{ display: "flex", gap: 1 }}>
+                    <Typography noWrap sx={{ flex: 1, fontWeight: 600, fontSize: 14 }}>
+                      {tk.contact.name}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      {listTime(tk.lastMessageAt ?? tk.updatedAt)}
+                    </Typography>
+                  </Box>
+                }
+                secondary={
+                  <>
+                    <Typography component="span" variant="body2" noWrap display="block" color="text.secondary">
+                      {whatsAppPreview(tk.lastMessage ?? "")}
+                    </Typography>
+                    <Typography component="span" variant="caption" color={kind === "unread" ? "success.main" : "warning.main"}>
+                      {kind === "unread" ? t("tickets.notifications.unread", { count: tk.unreadMessages }) : t("tickets.notifications.pending")}
+                    </Typography>
+                  </>
+                }
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      </AppBarPopover>
     </>
   );
 }
