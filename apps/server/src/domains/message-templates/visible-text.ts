@@ -1,11 +1,18 @@
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+/** Accented letters' entities (&ccedil;, &Atilde;, &eacute; ...): the letter plus its combining mark. */
+const MARKS: Record<string, string> = { acute: "\u0301", grave: "\u0300", circ: "\u0302", tilde: "\u0303", uml: "\u0308", cedil: "\u0327" };
+
+function accented(body: string): string | undefined {
+  const m = /^([a-zA-Z])(acute|grave|circ|tilde|uml|cedil)$/.exec(body);
+  return m ? (m[1]! + MARKS[m[2]!]!).normalize("NFC") : undefined;
+}
 
 function decodeEntity(entity: string, body: string): string {
   if (body[0] === "#") {
     const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
     return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
   }
-  return NAMED[body.toLowerCase()] ?? entity;
+  return NAMED[body] ?? accented(body) ?? entity;
 }
 
 /**
