@@ -54,7 +54,7 @@ test("e-mail tool: invalid addresses named, one send per recipient, the list 5 p
   await dialog.getByRole("button", { name: "Fechar" }).click();
   await expect(dialog).toBeHidden();
 
-  await page.getByRole("button", { name: "Go to page 2" }).click();
+  await page.getByRole("button", { name: "Ir para a página 2" }).click();
   await expect(cards).toHaveCount(2);
   await expect(cards.first()).toContainText("Aviso 4");
 

@@ -36,8 +36,9 @@ test("SMS templates: add with the form rules, variables and segments, edit, view
   // 'á' is outside GSM-7's default alphabet: UCS-2, 70 per segment
   await expect(dialog.getByTestId("sms-segments")).toHaveText("UCS-2 · 50 caracteres · 1 segmento(s) · 20 restantes no segmento");
   await expect(dialog.getByTestId("sms-non-gsm")).toContainText("á");
+  // { and } are in GSM-7's extension table: two septets each
   await dialog.getByLabel("Conteúdo").fill("Ola {{nome}}, seu boleto de {{valor}} vence amanha");
-  await expect(dialog.getByTestId("sms-segments")).toHaveText("GSM-7 · 50 caracteres · 1 segmento(s) · 110 restantes no segmento");
+  await expect(dialog.getByTestId("sms-segments")).toHaveText("GSM-7 · 58 caracteres · 1 segmento(s) · 102 restantes no segmento");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Template salvo com sucesso.")).toBeVisible();

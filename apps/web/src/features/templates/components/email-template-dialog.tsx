@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AppBar, Box, Button, CircularProgress, Dialog, IconButton, MenuItem, TextField, Toolbar, Typography } from "@mui/material";
+import { AppBar, Box, Button, CircularProgress, Dialog, DialogActions, IconButton, MenuItem, TextField, Toolbar, Typography } from "@mui/material";
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
 import { emailTemplateInput, type EmailTemplate } from "@atende/shared";
@@ -60,7 +60,9 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
     }
   });
 
-  const requestClose = () => (formState.isDirty ? setConfirmClose(true) : onClose());
+  // read while rendering: react-hook-form only tracks the formState fields a render reads
+  const dirty = formState.isDirty;
+  const requestClose = () => (dirty ? setConfirmClose(true) : onClose());
 
   return (
     <Dialog open={open} onClose={requestClose} fullScreen aria-labelledby="email-template-dialog-title">
@@ -73,10 +75,6 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
             <Typography id="email-template-dialog-title" variant="h6" sx={{ flex: 1 }} noWrap>
               {id === null ? t("messageTemplates.email.addTitle") : t("messageTemplates.email.editTitle")}
             </Typography>
-            <Button onClick={requestClose}>{t("common.close")}</Button>
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
-              {t("common.save")}
-            </Button>
           </Toolbar>
         </AppBar>
         <Box sx={{ p: 2, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "160px 1fr 1fr" } }}>
@@ -105,6 +103,13 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
             <EmailPreviewFrame html={content} title={t("messageTemplates.email.preview")} />
           </Box>
         </Box>
+        {/* at the bottom, clear of the toasts (top right) that a save shows */}
+        <DialogActions sx={{ borderTop: 1, borderColor: "divider" }}>
+          <Button onClick={requestClose}>{t("common.close")}</Button>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
+            {t("common.save")}
+          </Button>
+        </DialogActions>
       </form>
       <ConfirmationDialog
         open={confirmClose}
