@@ -89,7 +89,7 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
             {t("messageTemplates.email.contentRequired")}
           </Typography>
         )}
-        <Box sx={{ flex: 1, minHeight: 0, px: 2, pb: 2, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gridAutoRows: { xs: "minmax(300px, 1fr)", md: "1fr" } }}>
+        <Box sx={{ flex: 1, minHeight: 0, overflow: "auto", px: 2, pb: 2, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gridAutoRows: { xs: "minmax(300px, 1fr)", md: "1fr" } }}>
           <Box sx={{ border: 1, borderColor: formState.errors.content ? "error.main" : "divider", borderRadius: 1, overflow: "hidden", minHeight: 0 }}>
             <Suspense fallback={<Box sx={{ p: 2 }}><CircularProgress size={24} /></Box>}>
               <Controller

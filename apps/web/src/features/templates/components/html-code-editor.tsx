@@ -1,8 +1,8 @@
-import CodeMirror from "@uiw/react-codemirror";
+import CodeMirror, { EditorView } from "@uiw/react-codemirror";
 import { html } from "@codemirror/lang-html";
 import { useTheme } from "@mui/material";
 
-const extensions = [html()];
+const extensions = [html(), EditorView.lineWrapping];
 
 /** The HTML editor of e-mail templates; loaded lazily (its own chunk) when the dialog opens. */
 export default function HtmlCodeEditor({ value, onChange, label }: { value: string; onChange(value: string): void; label: string }) {

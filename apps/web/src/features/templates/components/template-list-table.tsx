@@ -34,7 +34,7 @@ export function TemplateListTable({ label, rows, loading, error, empty, onScroll
         <TableHead>
           <TableRow>
             <TableCell>{t("campaignTemplates.columns.name")}</TableCell>
-            <TableCell sx={{ width: 170 }}>{t("messageTemplates.updatedAt")}</TableCell>
+            <TableCell sx={{ whiteSpace: "nowrap" }}>{t("messageTemplates.updatedAt")}</TableCell>
             <TableCell align="right" sx={{ width: 110 }}>
               {t("campaignTemplates.columns.actions")}
             </TableCell>
@@ -44,7 +44,7 @@ export function TemplateListTable({ label, rows, loading, error, empty, onScroll
           {rows.map((row) => (
             <TableRow key={row.id} hover data-testid="message-template-row">
               <TableCell sx={{ wordBreak: "break-word" }}>{row.title}</TableCell>
-              <TableCell>{formatInZone(row.updatedAt, timeZone)}</TableCell>
+              <TableCell sx={{ whiteSpace: "nowrap" }}>{formatInZone(row.updatedAt, timeZone)}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                 <Tooltip title={t("messageTemplates.view")}>
                   <IconButton size="small" aria-label={t("messageTemplates.view")} onClick={() => onView(row.id)}>
