@@ -32,7 +32,12 @@ export function invalidRecipients(recipients: readonly string[]): string[] {
 /** POST /enviar-email, once per recipient. `tokenSenha` is sent by the spec's front end: accepted and ignored. */
 export const sendEmailInput = z.object({
   email: z.string({ error: MSG.required }).trim().min(1, MSG.required).email(MSG.invalidEmail).max(254, MSG.tooLong).describe("One recipient"),
-  tokenSenha: z.string().max(2000).optional().describe("Ignored and never stored (the spec's front end sends it)"),
+  tokenSenha: z
+    .string()
+    .max(2000)
+    .optional()
+    .transform(() => undefined)
+    .describe("Ignored: dropped here, so it can never be stored or logged (the spec's front end sends it)"),
   assunto: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(EMAIL_TOOL_SUBJECT_MAX, MSG.tooLong).describe("Subject"),
   mensagem: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(EMAIL_TOOL_MESSAGE_MAX, MSG.tooLong).describe("Plain-text message"),
 });
