@@ -57,10 +57,14 @@ export const emailTemplate = z.object({
 });
 export type EmailTemplate = z.infer<typeof emailTemplate>;
 
+/** An e-mail template in the list: without its HTML (up to 512 KB each), read with GET /email/templates/{id}/. */
+export const emailTemplateSummary = emailTemplate.omit({ content: true });
+export type EmailTemplateSummary = z.infer<typeof emailTemplateSummary>;
+
 /** The services' page shape: this page's `results`, the total `count`, and `next` (the next page number, null on the last). */
 const templatePage = <T extends z.ZodType>(item: T) =>
   z.object({ results: z.array(item), count: z.number(), next: z.number().nullable().describe("The next page's number; null on the last page") });
 export const smsTemplatePage = templatePage(smsTemplate);
 export type SmsTemplatePage = z.infer<typeof smsTemplatePage>;
-export const emailTemplatePage = templatePage(emailTemplate);
+export const emailTemplatePage = templatePage(emailTemplateSummary);
 export type EmailTemplatePage = z.infer<typeof emailTemplatePage>;

@@ -99,7 +99,7 @@ describe("e-mail templates: create, update, list", () => {
     const first = (await app.api("GET", "/api/email/templates/", { token: t.admin.token })).json();
     expect(first).toMatchObject({ count: 22, next: 2 });
     expect(first.results).toHaveLength(20);
-    expect(first.results[0].title).toBe("Boas-vindas");
+    expect(first.results[0]).toEqual({ id: expect.any(Number), title: "Boas-vindas", subject: "Sua fatura de março", updated_at: expect.any(String), type: "email" });
     const second = (await app.api("GET", "/api/email/templates/?page=2", { token: t.admin.token })).json();
     expect(second).toMatchObject({ count: 22, next: null });
     expect(second.results.map((r: { title: string }) => r.title)).toEqual(["News 2", "News 1"]);

@@ -1,4 +1,4 @@
-import type { EmailTemplate, SmsTemplate } from "@atende/shared";
+import type { EmailTemplate, EmailTemplateSummary, SmsTemplate } from "@atende/shared";
 import type { EmailTemplateRow, SmsTemplateRow } from "./repository.js";
 
 export const presentSmsTemplate = (r: SmsTemplateRow): SmsTemplate => ({
@@ -14,6 +14,14 @@ export const presentEmailTemplate = (r: EmailTemplateRow): EmailTemplate => ({
   title: r.title,
   subject: r.subject,
   content: r.content,
+  updated_at: r.updated_at.toISOString(),
+  type: "email",
+});
+
+export const presentEmailTemplateSummary = (r: Omit<EmailTemplateRow, "content">): EmailTemplateSummary => ({
+  id: r.id,
+  title: r.title,
+  subject: r.subject,
   updated_at: r.updated_at.toISOString(),
   type: "email",
 });

@@ -67,13 +67,13 @@ export function updateSmsTemplate(sql: Sql, companyId: number, id: number, t: { 
   );
 }
 
-/** A page of the company's e-mail templates, the most recently changed first, and the total. */
+/** A page of the company's e-mail templates (without their HTML), the most recently changed first, and the total. */
 export async function listEmailTemplates(sql: Sql, companyId: number, f: PageFilter) {
   const like = likePattern(f.title);
   const where = "company_id = $1 AND ($2::text IS NULL OR title ILIKE $2)";
   const [rows, total] = await Promise.all([
-    sql.many<EmailTemplateRow>(
-      `SELECT id, title, subject, content, updated_at FROM email_templates WHERE ${where} ORDER BY updated_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    sql.many<Omit<EmailTemplateRow, "content">>(
+      `SELECT id, title, subject, updated_at FROM email_templates WHERE ${where} ORDER BY updated_at DESC, id DESC LIMIT $3 OFFSET $4`,
       [companyId, like, f.limit, f.offset],
     ),
     sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM email_templates WHERE ${where}`, [companyId, like]),

@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { assertNoBlockedWords } from "../keywords/service.js";
-import { presentEmailTemplate, presentSmsTemplate } from "./presenter.js";
+import { presentEmailTemplate, presentEmailTemplateSummary, presentSmsTemplate } from "./presenter.js";
 import * as repo from "./repository.js";
 import { visibleText } from "./visible-text.js";
 
@@ -56,7 +56,7 @@ export async function updateSmsTemplate(ctx: AppContext, companyId: number, id: 
 
 export async function listEmailTemplates(ctx: AppContext, companyId: number, q: Query): Promise<EmailTemplatePage> {
   const { rows, count } = await repo.listEmailTemplates(ctx.sql, companyId, { title: (q.title ?? "").trim(), ...paging(q.page) });
-  return { results: rows.map(presentEmailTemplate), count, next: nextPage(q.page, count) };
+  return { results: rows.map(presentEmailTemplateSummary), count, next: nextPage(q.page, count) };
 }
 
 export async function getEmailTemplate(ctx: AppContext, companyId: number, id: number): Promise<EmailTemplate> {

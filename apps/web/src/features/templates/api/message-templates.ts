@@ -1,4 +1,4 @@
-import type { EmailTemplate, EmailTemplateInput, EmailTemplatePage, SmsTemplate, SmsTemplateInput, SmsTemplatePage } from "@atende/shared";
+import type { EmailTemplate, EmailTemplateInput, EmailTemplatePage, EmailTemplateSummary, SmsTemplate, SmsTemplateInput, SmsTemplatePage } from "@atende/shared";
 import { api } from "../../../lib/api";
 import type { ListPage } from "../../../components/use-paged-list";
 
@@ -27,8 +27,8 @@ export function updateSmsTemplate(id: number, input: SmsTemplateInput): Promise<
   return api<SmsTemplate>(`/sms/templates/${id}/`, { method: "PUT", body: input });
 }
 
-/** One page of `GET /email/templates/`. */
-export async function fetchEmailTemplatesPage(title: string, page: number, signal?: AbortSignal): Promise<ListPage<EmailTemplate>> {
+/** One page of `GET /email/templates/` (titles and subjects; the HTML is read per template). */
+export async function fetchEmailTemplatesPage(title: string, page: number, signal?: AbortSignal): Promise<ListPage<EmailTemplateSummary>> {
   const res = await api<EmailTemplatePage>("/email/templates/", { query: { title: title || undefined, page }, signal });
   return { items: res.results, hasMore: !!res.next, count: res.count };
 }

@@ -5,12 +5,15 @@ import { AppBar, Box, Button, CircularProgress, Dialog, DialogActions, IconButto
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
 import { emailTemplateInput, type EmailTemplate } from "@atende/shared";
+import { useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { toast } from "../../../lib/toast";
 import { toastError } from "../../../lib/toast-error";
-import { createEmailTemplate, updateEmailTemplate } from "../api/message-templates";
+import { createEmailTemplate, emailTemplateKeys, updateEmailTemplate } from "../api/message-templates";
+import { useEmailTemplate } from "../api/use-email-template";
+import { errorText } from "../../../lib/toast-error";
 import { EmailPreviewFrame } from "./email-preview-frame";
 
 /** CodeMirror and its HTML language are fetched only when this dialog first renders the editor. */
@@ -21,7 +24,8 @@ type FormOut = z.output<typeof emailTemplateInput>;
 
 interface Props {
   open: boolean;
-  template: EmailTemplate | null;
+  /** The template to edit (its HTML is read on opening); null to add one. */
+  templateId: number | null;
   onClose(): void;
   onSaved(template: EmailTemplate): void;
 }
@@ -32,8 +36,12 @@ interface Props {
  * when there is no id yet and keeps the new id, so later saves update it; empty content is refused
  * with 'content required' and nothing is saved; closing with unsaved changes asks first.
  */
-export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props) {
+export function EmailTemplateDialog({ open, templateId, onClose, onSaved }: Props) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const loaded = useEmailTemplate(open ? templateId : null);
+  /** The opening the form was filled for: filled once, so a later read never overwrites the user's edits. */
+  const [filledFor, setFilledFor] = useState<string | null>(null);
   const [id, setId] = useState<number | null>(null);
   const [confirmClose, setConfirmClose] = useState(false);
   const { control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
@@ -43,16 +51,30 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
   const content = String(useWatch({ control, name: "content" }) ?? "");
 
   useEffect(() => {
-    if (!open) return;
-    setId(template?.id ?? null);
-    reset({ title: template?.title ?? "", subject: template?.subject ?? "", content: template?.content ?? "" });
-  }, [open, template, reset]);
+    if (!open) {
+      setFilledFor(null);
+      return;
+    }
+    const key = templateId === null ? "new" : String(templateId);
+    if (filledFor === key) return;
+    if (templateId === null) {
+      setFilledFor(key);
+      setId(null);
+      reset({ title: "", subject: "", content: "" });
+    } else if (loaded.data) {
+      setFilledFor(key);
+      setId(loaded.data.id);
+      reset({ title: loaded.data.title, subject: loaded.data.subject, content: loaded.data.content });
+    }
+  }, [open, templateId, loaded.data, filledFor, reset]);
+  const loading = templateId !== null && filledFor === null && !loaded.isError;
 
   const submit = handleSubmit(async (values) => {
     try {
       const saved = id === null ? await createEmailTemplate(values) : await updateEmailTemplate(id, values);
       setId(saved.id);
       reset({ title: saved.title, subject: saved.subject, content: saved.content });
+      queryClient.setQueryData<EmailTemplate>(emailTemplateKeys.one(saved.id), saved);
       toast.success(t("messageTemplates.saved"));
       onSaved(saved);
     } catch (err) {
@@ -77,7 +99,17 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
             </Typography>
           </Toolbar>
         </AppBar>
-        <Box sx={{ p: 2, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "160px 1fr 1fr" } }}>
+        {loaded.isError && (
+          <Typography role="alert" color="error" sx={{ px: 2, pt: 2 }}>
+            {errorText(loaded.error)}
+          </Typography>
+        )}
+        {loading && (
+          <Box sx={{ display: "flex", justifyContent: "center", py: 4 }}>
+            <CircularProgress size={28} />
+          </Box>
+        )}
+        <Box sx={{ p: 2, display: loading ? "none" : "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "160px 1fr 1fr" } }}>
           <TextField select label={t("campaignTemplates.view.type")} value="email" disabled size="small">
             <MenuItem value="email">E-mail</MenuItem>
           </TextField>
@@ -89,7 +121,7 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
             {t("messageTemplates.email.contentRequired")}
           </Typography>
         )}
-        <Box sx={{ flex: 1, minHeight: 0, overflow: "auto", px: 2, pb: 2, display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gridAutoRows: { xs: "minmax(300px, 1fr)", md: "1fr" } }}>
+        <Box sx={{ flex: 1, minHeight: 0, overflow: "auto", px: 2, pb: 2, display: loading ? "none" : "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gridAutoRows: { xs: "minmax(300px, 1fr)", md: "1fr" } }}>
           <Box sx={{ border: 1, borderColor: formState.errors.content ? "error.main" : "divider", borderRadius: 1, overflow: "hidden", minHeight: 0 }}>
             <Suspense fallback={<Box sx={{ p: 2 }}><CircularProgress size={24} /></Box>}>
               <Controller
@@ -106,7 +138,7 @@ export function EmailTemplateDialog({ open, template, onClose, onSaved }: Props)
         {/* at the bottom, clear of the toasts (top right) that a save shows */}
         <DialogActions sx={{ borderTop: 1, borderColor: "divider" }}>
           <Button onClick={requestClose}>{t("common.close")}</Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting || loading || loaded.isError} startIcon={formState.isSubmitting ? <CircularProgress size={16} /> : undefined}>
             {t("common.save")}
           </Button>
         </DialogActions>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Box } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { TEMPLATE_SEARCH_DEBOUNCE_MS, type EmailTemplate } from "@atende/shared";
+import { TEMPLATE_SEARCH_DEBOUNCE_MS, type EmailTemplateSummary } from "@atende/shared";
 import { SearchField } from "../../../components/search-field";
 import { useDebouncedValue } from "../../../components/use-debounced-value";
 import { upsertPagedItem, usePagedList } from "../../../components/use-paged-list";
@@ -23,9 +23,8 @@ export function EmailTemplates({ adding, onAddClose }: Props) {
   const [search, setSearch] = useState("");
   const title = useDebouncedValue(search.trim(), TEMPLATE_SEARCH_DEBOUNCE_MS);
   const list = usePagedList({ queryKey: emailTemplateKeys.list(title), fetchPage: (page, signal) => fetchEmailTemplatesPage(title, page, signal) });
-  const [editing, setEditing] = useState<EmailTemplate | null>(null);
-  const [viewing, setViewing] = useState<EmailTemplate | null>(null);
-  const byId = (id: number) => list.items.find((i) => i.id === id) ?? null;
+  const [editing, setEditing] = useState<number | null>(null);
+  const [viewing, setViewing] = useState<number | null>(null);
 
   return (
     <>
@@ -39,22 +38,22 @@ export function EmailTemplates({ adding, onAddClose }: Props) {
         error={list.isError}
         empty={title ? t("campaignTemplates.noMatch") : t("messageTemplates.email.empty")}
         onScroll={list.onScroll}
-        onView={(id) => setViewing(byId(id))}
-        onEdit={(id) => setEditing(byId(id))}
+        onView={setViewing}
+        onEdit={setEditing}
       />
       <EmailTemplateDialog
         open={adding || editing !== null}
-        template={editing}
+        templateId={editing}
         onClose={() => {
           setEditing(null);
           onAddClose();
         }}
-        onSaved={(saved) => {
-          upsertPagedItem(queryClient, emailTemplateKeys.lists, saved);
+        onSaved={({ content: _html, ...summary }) => {
+          upsertPagedItem<EmailTemplateSummary>(queryClient, emailTemplateKeys.lists, summary);
           void queryClient.invalidateQueries({ queryKey: emailTemplateKeys.lists });
         }}
       />
-      <EmailTemplatePreviewDialog template={viewing} onClose={() => setViewing(null)} />
+      <EmailTemplatePreviewDialog templateId={viewing} onClose={() => setViewing(null)} />
     </>
   );
 }
