@@ -78,3 +78,29 @@ test("e-mail tool: a plain user sees neither menu item", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Disparo de Emails" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Emails Enviados" })).toHaveCount(0);
 });
+
+test("e-mail tool: the company's hourly limit refuses the rest of a send, named on the page", async ({ page }) => {
+  const consoleWatch = watchConsole(page, [/status of 429/]);
+  const tenant = await createTenant();
+  await db().exec(
+    "INSERT INTO sent_emails (company_id, sender, subject, message, status) SELECT $1, 'x@cliente.test', 'S', 'M', 'sent' FROM generate_series(1, 199)",
+    [tenant.companyId],
+  );
+  await login(page, tenant.admin.email);
+  await page.goto("/Email");
+  await page.getByLabel("Destinatários").fill("um@cliente.test, dois@cliente.test, tres@cliente.test");
+  await page.getByLabel("Assunto").fill("Aviso");
+  await page.getByLabel("Mensagem").fill("Texto");
+  await page.getByRole("button", { name: "Enviar" }).click();
+  await expect(page.getByTestId("send-queued")).toHaveText("1 e-mail enviado para a fila de envio.");
+  const failed = page.getByTestId("send-failed");
+  await expect(failed).toContainText("2 e-mails recusados:");
+  await expect(failed).toContainText("dois@cliente.test");
+  await expect(failed).toContainText("tres@cliente.test");
+  await expect(failed.getByText("Limite de e-mails por hora atingido. Tente novamente mais tarde.")).toHaveCount(2);
+  // only what was refused stays in the form, to send later without repeating the queued one
+  await expect(page.getByLabel("Destinatários")).toHaveValue("dois@cliente.test, tres@cliente.test");
+  expect(await db().one<{ n: number }>("SELECT count(*)::int AS n FROM sent_emails WHERE company_id = $1", [tenant.companyId])).toEqual({ n: 200 });
+  await page.screenshot({ path: "/tmp/email-tool-limit.png" });
+  expect(consoleWatch.errors).toEqual([]);
+});

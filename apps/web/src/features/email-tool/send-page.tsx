@@ -12,6 +12,7 @@ import { PageHeading } from "../../components/page-heading";
 import { FormTextField } from "../../components/form-text-field";
 import { errorText } from "../../lib/toast-error";
 import { logFailure } from "../../lib/log-failure";
+import { ApiError } from "../../lib/api";
 import { sendEmail, sentEmailKeys } from "./api/email-tool";
 import { SendResults, type SendResult } from "./components/send-results";
 
@@ -39,25 +40,34 @@ export default function EmailToolSendPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [results, setResults] = useState<SendResult[] | null>(null);
-  const { control, handleSubmit, reset, formState } = useForm<Form>({
+  const { control, handleSubmit, reset, setValue, formState } = useForm<Form>({
     resolver: zodResolver(sendForm(t)),
     defaultValues: { recipients: "", subject: "", message: "" },
   });
 
   const submit = handleSubmit(async (values) => {
     const out: SendResult[] = [];
-    for (const email of [...new Set(splitRecipients(values.recipients))]) {
+    const recipients = [...new Set(splitRecipients(values.recipients))];
+    for (const [index, email] of recipients.entries()) {
       try {
         await sendEmail({ email, assunto: values.subject, mensagem: values.message });
         out.push({ email, error: null });
       } catch (err) {
         logFailure("e-mail tool: send refused", err, { email });
         out.push({ email, error: errorText(err) });
+        // the company's hourly limit refuses the rest alike: they are not tried
+        if (err instanceof ApiError && err.code === "ERR_EMAIL_TOOL_RATE_LIMIT") {
+          for (const rest of recipients.slice(index + 1)) out.push({ email: rest, error: errorText(err) });
+          break;
+        }
       }
     }
     setResults(out);
     void queryClient.invalidateQueries({ queryKey: sentEmailKeys.all });
-    if (out.every((r) => r.error === null)) reset();
+    const refused = out.filter((r) => r.error !== null).map((r) => r.email);
+    // only the refused stay in the form, so sending again never repeats one already queued
+    if (refused.length === 0) reset();
+    else setValue("recipients", refused.join(", "));
   });
 
   return (
