@@ -9,7 +9,7 @@ async function menuTexts(page: Page): Promise<string[]> {
 }
 
 const MAIN_FOR_EVERYONE = ["Atendimentos", "Respostas Rápidas", "Kanban", "Contatos", "Agendamentos", "Chat Interno", "Tarefas", "Ajuda", "Conexões", "Assinatura"];
-const DISPAROS = ["Campanhas", "Templates", "Números", "Centros de Custo"];
+const DISPAROS = ["Campanhas", "Templates", "Números", "Centros de Custo", "Disparo de Emails", "Emails Enviados"];
 const BLOQUEIOS = ["Palavras-chave"];
 
 test.describe("menu per role (spec 1-core §2, §6)", () => {
@@ -86,7 +86,7 @@ test.describe("menu per plan flag", () => {
     const items = await menuTexts(page);
     expect(items).not.toContain("Kanban");
     expect(items).not.toContain("Chat Interno");
-    for (const item of ["Campanhas", "Templates", "Centros de Custo"]) expect(items).not.toContain(item);
+    for (const item of ["Campanhas", "Templates", "Centros de Custo", "Disparo de Emails", "Emails Enviados"]) expect(items).not.toContain(item);
     // Numbers (official connections) need no plan flag.
     expect(items).toContain("Números");
     expect(items).toContain("Usuários");

@@ -62,6 +62,35 @@ describe("bad input on the campaign templates, numbers and cost centers", () => 
   });
 });
 
+describe("bad input on the SMS and e-mail templates and the e-mail tool", () => {
+  it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
+    const admin = (await buildTenant(app)).admin.token;
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/sms/templates/?page=x"],
+      ["GET", "/api/sms/templates/?page=0"],
+      ["GET", `/api/sms/templates/?title=${"x".repeat(201)}`],
+      ["GET", "/api/sms/templates/1.5/"],
+      ["POST", "/api/sms/templates/", { title: ["x"], content: "Oi, tudo?" }],
+      ["POST", "/api/sms/templates/", { title: "Aviso", content: { a: 1 } }],
+      ["PUT", "/api/sms/templates/abc/", { title: "Aviso", content: "Oi, tudo?" }],
+      ["GET", "/api/email/templates/?page=99999999999"],
+      ["GET", "/api/email/templates/-1/"],
+      ["POST", "/api/email/templates/", { title: "Aviso", subject: "Assunto", content: null }],
+      ["POST", "/api/email/templates/", { title: "Aviso", subject: 5, content: "<p>x</p>" }],
+      ["PUT", "/api/email/templates/1/", "not json at all"],
+      ["POST", "/api/enviar-email", { email: ["a@b.test"], assunto: "A", mensagem: "M" }],
+      ["POST", "/api/enviar-email", { email: "a@b.test", assunto: "A", mensagem: "M", tokenSenha: 12 }],
+      ["POST", "/api/enviar-email", { email: "a@b.test" }],
+      ["GET", "/api/listar-emails-enviados?page=abc"],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json().error).toMatch(/^ERR_/);
+    }
+  });
+});
+
 describe("bad input on the AI prompts", () => {
   it("answers a super user's junk ids and bodies with a 400/404 catalogue error", async () => {
     const t = await buildTenant(app);

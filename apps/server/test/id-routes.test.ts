@@ -37,6 +37,8 @@ const A = {} as {
   officialNumberId: number;
   sandboxBusinessId: number;
   queueIntegrationId: number;
+  smsTemplateId: number;
+  emailTemplateId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -150,6 +152,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/phones/:id": { params: { id: id("officialNumberId") }, body: { PUT: () => ({ throughputPerSecond: 1 }) } },
   "/api/campaigns/:id/start": { params: { id: id("campaignId") } },
   "/api/campaigns/:id/pause": { params: { id: id("campaignId") } },
+  "/api/sms/templates/:id": { params: { id: id("smsTemplateId") }, body: { PUT: () => ({ title: "Hijacked", content: "Hijacked" }) } },
+  "/api/email/templates/:id": { params: { id: id("emailTemplateId") }, body: { PUT: () => ({ title: "Hijacked", subject: "Hijacked", content: "<p>Hijacked</p>" }) } },
   "/api/sandbox-businesses/:id/failure-rate": { params: { id: id("sandboxBusinessId") }, body: { PUT: () => ({ failureRate: 0.9 }) } },
 };
 
@@ -242,6 +246,12 @@ async function seedCompanyA(): Promise<void> {
     [c, A.officialWhatsappId, A.businessId],
   )).id;
   A.costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro A') RETURNING id", [c])).id;
+  A.smsTemplateId = (await one<{ id: number }>("INSERT INTO sms_templates (company_id, title, content) VALUES ($1, 'SMS A', 'Oi {{nome}}') RETURNING id", [c])).id;
+  A.emailTemplateId = (await one<{ id: number }>(
+    "INSERT INTO email_templates (company_id, title, subject, content) VALUES ($1, 'E-mail A', 'Assunto A', '<p>A</p>') RETURNING id",
+    [c],
+  )).id;
+  await app.sql.exec("INSERT INTO sent_emails (company_id, user_id, sender, subject, message, status) VALUES ($1, $2, 'a@cliente.test', 'A', 'A', 'sent')", [c, a.admin.id]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
   A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
@@ -296,6 +306,9 @@ const COMPANY_TABLES = [
   "campaigns",
   "campaign_recipients",
   "queue_integrations",
+  "sms_templates",
+  "email_templates",
+  "sent_emails",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

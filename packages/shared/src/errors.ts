@@ -104,6 +104,12 @@ export const ERROR_STATUS = {
   ERR_QUEUE_INTEGRATION_NOT_FOUND: 404,
   ERR_INTEGRATION_BAD_CREDENTIALS: 400,
   ERR_INTEGRATION_TEST_FAILED: 502,
+  // SMS and e-mail templates (domains/message-templates): not found in the company, HTML over 512 KB
+  ERR_SMS_TEMPLATE_NOT_FOUND: 404,
+  ERR_EMAIL_TEMPLATE_NOT_FOUND: 404,
+  ERR_EMAIL_TEMPLATE_TOO_LARGE: 413,
+  // Simple e-mail tool (domains/email-tool): the company's hourly sending limit reached
+  ERR_EMAIL_TOOL_RATE_LIMIT: 429,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -41,6 +41,8 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/cost-centers", page: lazy(() => import("../features/cost-centers/page")), texts: ["cost-centers"] },
   { path: "/keywords", page: lazy(() => import("../features/keywords/page")), texts: ["keywords"] },
   { path: "/users", page: lazy(() => import("../features/users/page")), texts: ["users"] },
+  { path: "/Email", page: lazy(() => import("../features/email-tool/send-page")), texts: ["email-tool"] },
+  { path: "/EmailLis", page: lazy(() => import("../features/email-tool/sent-list-page")), texts: ["email-tool"] },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")), texts: ["chats"] },
   { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true, texts: ["sandbox"] },
 ];

@@ -49,6 +49,9 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/templates": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/keywords": { minProfile: "supervisor" },
+  // the simple e-mail tool (spec 3 §2): supervisors and administrators, in the 'Disparos' block
+  "/Email": { minProfile: "supervisor", planFlag: "useCampaigns" },
+  "/EmailLis": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/users": { minProfile: "admin", deniedNotice: true },
   "/chats": { planFlag: "useInternalChat" },
   // the sandbox test phone writes as any customer of the connection: the page and its API are for admins
@@ -105,6 +108,8 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/templates", key: "templates", section: "campaigns" },
   { path: "/connectionsMeta", key: "numbers", section: "campaigns" },
   { path: "/cost-centers", key: "costCenters", section: "campaigns" },
+  { path: "/Email", key: "emailTool", section: "campaigns" },
+  { path: "/EmailLis", key: "sentEmails", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

@@ -30,3 +30,5 @@ export * from "./campaign-template-rules.js";
 export * from "./campaign-dispatch.js";
 export * from "./prompts.js";
 export * from "./queue-integrations.js";
+export * from "./message-templates.js";
+export * from "./email-tool.js";

@@ -13,6 +13,8 @@ import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
 import DescriptionOutlined from "@mui/icons-material/DescriptionOutlined";
 import DeviceHub from "@mui/icons-material/DeviceHub";
 import EventAvailable from "@mui/icons-material/EventAvailable";
+import ForwardToInbox from "@mui/icons-material/ForwardToInbox";
+import MarkEmailRead from "@mui/icons-material/MarkEmailRead";
 import FlashOn from "@mui/icons-material/FlashOn";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import HelpOutline from "@mui/icons-material/HelpOutline";
@@ -46,6 +48,8 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   templates: DescriptionOutlined,
   numbers: PhoneAndroid,
   costCenters: AccountBalance,
+  emailTool: ForwardToInbox,
+  sentEmails: MarkEmailRead,
   keywords: Block,
   users: PeopleAlt,
   queues: AccountTree,
