@@ -24,8 +24,22 @@ beforeAll(async () => {
       done.push(n);
     },
   });
+  jobs.define({
+    name: "test-doomed",
+    schema: z.object({ n: z.number() }),
+    retryLimit: 1,
+    handler: async ({ n }) => {
+      attempts.push(n);
+      throw new Error("always fails");
+    },
+    onGiveUp: async ({ n }, err) => {
+      gaveUp.push({ n, message: (err as Error).message });
+    },
+  });
   await jobs.start();
 });
+const attempts: number[] = [];
+const gaveUp: { n: number; message: string }[] = [];
 
 afterAll(async () => {
   await jobs.stop();
@@ -46,6 +60,14 @@ describe("jobs", () => {
     const failure = logged.find((l) => l.job === "test-count" && l.err?.message === "first attempt fails");
     expect(failure).toMatchObject({ level: 50, data: { n: 7 } });
     expect(failure?.jobId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("tells the job's definition once when its last attempt fails, not before", async () => {
+    await jobs.send("test-doomed", { n: 1 });
+    const deadline = Date.now() + 30_000;
+    while (gaveUp.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(gaveUp).toEqual([{ n: 1, message: "always fails" }]);
+    expect(attempts).toEqual([1, 1]); // the first attempt and its one retry
   });
 
   it("refuses a payload that does not match the job's schema", async () => {

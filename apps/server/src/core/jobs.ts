@@ -13,6 +13,11 @@ export interface JobDefinition<S extends z.ZodType> {
   /** Jobs fetched and run in parallel per poll (default 20). */
   batchSize?: number;
   retryLimit?: number;
+  /**
+   * Runs once when the job's last attempt fails (its retries are used up), so what the job was doing
+   * ends visibly (e.g. a campaign analysis ends in ERROR) instead of waiting forever.
+   */
+  onGiveUp?: (payload: z.infer<S>, err: unknown) => Promise<void>;
 }
 
 export interface SendOptions {
@@ -52,7 +57,7 @@ export class Jobs {
       await this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true });
       if (!this.runWorkers) continue;
       for (let i = 0; i < (def.concurrency ?? 1); i++) {
-        await this.boss.work(def.name, { batchSize: def.batchSize ?? 20, pollingIntervalSeconds: 1 }, (jobs) => this.runBatch(def, jobs));
+        await this.boss.work(def.name, { batchSize: def.batchSize ?? 20, pollingIntervalSeconds: 1, includeMetadata: true }, (jobs) => this.runBatch(def, jobs));
       }
     }
   }
@@ -62,7 +67,7 @@ export class Jobs {
    * its jobs in parallel. A job that fails is failed on its own (retried with backoff); the rest of the
    * batch completes normally.
    */
-  private async runBatch(def: JobDefinition<z.ZodType>, jobs: PgBoss.Job<unknown>[]): Promise<void> {
+  private async runBatch(def: JobDefinition<z.ZodType>, jobs: PgBoss.JobWithMetadata<unknown>[]): Promise<void> {
     await Promise.all(
       jobs.map(async (job) => {
         try {
@@ -74,6 +79,11 @@ export class Jobs {
             // the job stays active and pg-boss expires and retries it; the operator must still see why
             this.log.error({ err: failErr, job: def.name, jobId: job.id }, "could not record a job failure");
           });
+          if (def.onGiveUp && job.retryCount >= job.retryLimit) {
+            await def.onGiveUp(def.schema.parse(job.data), err).catch((giveUpErr: unknown) => {
+              this.log.error({ err: giveUpErr, job: def.name, jobId: job.id }, "a job's last failure could not be recorded on what it was doing");
+            });
+          }
         }
       }),
     );

@@ -114,6 +114,34 @@ export async function analyseCampaign(ctx: AppContext, payload: AnalysisJobPaylo
   await emitCampaign(ctx, companyId, campaignId, "update");
 }
 
+/** What the list shows when the analysis failed on every attempt (the database or the disk, not the file). */
+export const ANALYSIS_GAVE_UP = "Não foi possível analisar o arquivo (falha interna). Crie a campanha novamente.";
+
+/**
+ * The analysis job's last attempt failed (its retries are used up: the database or the disk kept
+ * failing): the campaign ends in ERROR with a message instead of showing 'Em Análise' forever.
+ */
+export async function analysisGaveUp(ctx: AppContext, payload: AnalysisJobPayload): Promise<void> {
+  const { companyId, campaignId } = payload;
+  const file = await ctx.sql.tx(async (tx) => {
+    const c = await tx.maybe<{ file_path: string }>("SELECT file_path FROM campaigns WHERE company_id = $1 AND id = $2 AND status = 'ANALYZING' FOR UPDATE", [
+      companyId,
+      campaignId,
+    ]);
+    if (!c) return null;
+    await tx.exec("DELETE FROM campaign_recipients WHERE company_id = $1 AND campaign_id = $2", [companyId, campaignId]);
+    await tx.exec(
+      `UPDATE campaigns SET status = 'ERROR', error_message = $3, count_total = 0, count_invalid = 0, analysed_rows = 0, file_path = '', updated_at = now()
+        WHERE company_id = $1 AND id = $2`,
+      [companyId, campaignId, ANALYSIS_GAVE_UP],
+    );
+    return c;
+  });
+  if (!file) return;
+  if (file.file_path) await removeFile(ctx, file.file_path, payload);
+  await emitCampaign(ctx, companyId, campaignId, "update");
+}
+
 async function removeFile(ctx: AppContext, file: string, payload: AnalysisJobPayload): Promise<void> {
   await rm(file, { force: true }).catch((err: unknown) => ctx.log.error({ err, ...payload, file }, "could not delete an analysed campaign file"));
 }

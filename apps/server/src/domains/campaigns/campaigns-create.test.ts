@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
-import { analyseCampaign } from "./analysis.js";
+import { ANALYSIS_GAVE_UP, analyseCampaign, analysisGaveUp } from "./analysis.js";
 import { campaignForm, postCampaign, seedCampaignWorld, waitAnalysed, type CampaignWorld } from "./test-fixtures.js";
 
 /** POST /api/campaigns (spec 3 §5, every rule and message) and the CSV analysis job. */
@@ -305,4 +305,29 @@ describe("the analysis", () => {
     await analyseCampaign(app.ctx, payload);
     expect(await app.sql.one("SELECT count(*)::int AS n FROM campaign_recipients WHERE campaign_id = $1", [id])).toEqual({ n: 5000 });
   }, 30_000);
+
+  it("an analysis whose every attempt failed ends in ERROR with a message, its half rows and file gone", async () => {
+    const dir = path.join(dataDir, "campaigns", String(t.companyId));
+    await mkdir(dir, { recursive: true });
+    const id = (await app.sql.one<{ id: number }>(
+      "INSERT INTO campaigns (company_id, name, cost_center_id, business_id, queue_id, status) VALUES ($1, 'Sem sorte', $2, $3, $4, 'ANALYZING') RETURNING id",
+      [t.companyId, w.costCenterId, w.businessId, w.queueId],
+    )).id;
+    const file = path.join(dir, `${id}.csv`);
+    await writeFile(file, "telefone;cpf;email\n11960000000;1;\n");
+    await app.sql.exec("UPDATE campaigns SET file_path = $2 WHERE id = $1", [id, file]);
+    const payload = { companyId: t.companyId, campaignId: id };
+    await expect(analyseCampaign(app.ctx, payload, { afterBatch: () => { throw new Error("disk gone"); } })).rejects.toThrow("disk gone");
+    await analysisGaveUp(app.ctx, payload);
+    expect(await app.sql.one("SELECT status, error_message, (SELECT count(*)::int FROM campaign_recipients WHERE campaign_id = $1) AS rows FROM campaigns WHERE id = $1", [id])).toEqual({
+      status: "ERROR",
+      error_message: ANALYSIS_GAVE_UP,
+      rows: 0,
+    });
+    expect(existsSync(file)).toBe(false);
+    // a campaign that finished meanwhile is left as it is
+    await app.sql.exec("UPDATE campaigns SET status = 'READY', error_message = '' WHERE id = $1", [id]);
+    await analysisGaveUp(app.ctx, payload);
+    expect((await app.sql.one<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [id])).status).toBe("READY");
+  });
 });

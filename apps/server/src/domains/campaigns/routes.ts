@@ -12,7 +12,7 @@ import {
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
-import { analyseCampaign, ANALYSIS_JOB, analysisJobPayload } from "./analysis.js";
+import { analyseCampaign, analysisGaveUp, ANALYSIS_JOB, analysisJobPayload } from "./analysis.js";
 import { removeCampaignSchedule, runScheduledStart, SCHEDULED_START_JOB, scheduledStartPayload, setCampaignSchedule } from "./schedule.js";
 import * as campaigns from "./service.js";
 import { receiveCampaignUpload } from "./upload.js";
@@ -30,6 +30,7 @@ export const campaignsRoutes: Domain = (api, ctx) => {
     batchSize: 1,
     concurrency: 2,
     handler: (payload) => analyseCampaign(ctx, payload),
+    onGiveUp: (payload) => analysisGaveUp(ctx, payload),
   });
   ctx.jobs.define({ name: SCHEDULED_START_JOB, schema: scheduledStartPayload, handler: (payload) => runScheduledStart(ctx, payload) });
 
