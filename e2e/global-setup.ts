@@ -63,6 +63,8 @@ export default async function globalSetup() {
       LOG_LEVEL: "warn",
       REDIS_URL: "",
       WHATSAPP_GRAPH_URL: graph.host,
+      // the bots and AI servers browser tests start on loopback (e2e/queue-integration/bot-conversation.spec.ts)
+      OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

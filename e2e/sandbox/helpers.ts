@@ -45,7 +45,7 @@ export async function openPhoneAndScan(context: BrowserContext, whatsappId: numb
 export async function customerWrites(phone: Page, text: string): Promise<void> {
   await phone.getByTestId("phone-input").fill(text);
   await phone.getByTestId("phone-send").click();
-  await expect(phone.getByTestId("phone-message").filter({ hasText: text })).toBeVisible();
+  await expect(phone.getByTestId("phone-message").filter({ hasText: text }).last()).toBeVisible();
 }
 
 /** A customer's message straight through the sandbox API, with the logged-in user's token. */
