@@ -19,6 +19,7 @@ async function world(): Promise<World> {
   const costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Marketing') RETURNING id", [c])).id;
   const otherCostCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Cobrança') RETURNING id", [c])).id;
   await db().exec("INSERT INTO queues (company_id, name, color) VALUES ($1, 'Atendimento', '#1976d2')", [c]);
+  await db().exec("INSERT INTO queue_integrations (company_id, type, name, project_name, url_n8n) VALUES ($1, 'webhook', 'Robô de ofertas', 'Robô de ofertas', 'https://bot.example.com')", [c]);
   const businessId = (await one<{ id: number }>(
     "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM Loja', $2, 'tok', 'sec', 'ver') RETURNING id",
     [c, `waba-e2e-${c}`],
@@ -92,6 +93,8 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   await page.keyboard.press("Escape");
   await expect(page.getByText("1 colunas de variáveis")).toBeVisible();
   await choose(page, "Fila", "Atendimento");
+  // the optional bot that will answer the replies
+  await choose(page, "Bot", "Robô de ofertas");
   await page.screenshot({ path: "/tmp/campaigns-new-1366-light.png", fullPage: true });
   await page.getByRole("button", { name: "Revisar campanha" }).click();
 
@@ -101,6 +104,7 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   // more messages than the output: in red
   await expect(dialog.getByTestId("summary-output")).toHaveAttribute("data-over", "true");
   await expect(dialog.getByText("Ofertas de Natal")).toBeVisible();
+  await expect(dialog.getByText("Robô de ofertas")).toBeVisible();
   await page.screenshot({ path: "/tmp/campaigns-summary-1366-light.png" });
   await dialog.getByRole("button", { name: "Confirmar" }).click();
 
@@ -116,11 +120,12 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   await expect(invalid.getByTestId("invalid-row")).toHaveCount(1);
   await expect(invalid.getByTestId("invalid-row")).toContainText("Número de telefone inválido.");
   await invalid.getByRole("button", { name: "Fechar" }).click();
-  const stored = await db().one<{ count_total: number; count_invalid: number; status: string }>(
-    "SELECT count_total, count_invalid, status FROM campaigns WHERE company_id = $1 AND name = 'Ofertas de Natal'",
+  const stored = await db().one<{ count_total: number; count_invalid: number; status: string; bot: string }>(
+    `SELECT c.count_total, c.count_invalid, c.status, i.name AS bot FROM campaigns c JOIN queue_integrations i ON i.id = c.integration_id
+      WHERE c.company_id = $1 AND c.name = 'Ofertas de Natal'`,
     [w.tenant.companyId],
   );
-  expect(stored).toEqual({ count_total: 60, count_invalid: 1, status: "READY" });
+  expect(stored).toEqual({ count_total: 60, count_invalid: 1, status: "READY", bot: "Robô de ofertas" });
 
   await page.goto("/new-campaign");
   await expect(page.getByTestId("form-loading")).toBeHidden();

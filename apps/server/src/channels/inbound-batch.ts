@@ -10,6 +10,7 @@ import { MESSAGE_COLUMNS, MESSAGE_JOINS, type MessageRow } from "../domains/mess
 import { sendOutgoing } from "../domains/messages/send-message.js";
 import { emitAppMessage } from "../domains/tickets/events.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
+import { botsAnswer } from "./bots-answer.js";
 import type { InboundMessage } from "./driver.js";
 import { processInbound, senderKey, type Connection, type InboundPrepared } from "./inbound.js";
 import { touchExpiry } from "./routing/expiry.js";
@@ -246,6 +247,14 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
         }
       }),
     );
+    // the new tickets' bots or AI prompts answer their first message, as processInbound does
+    const lastOf = new Map<number, number>();
+    for (const r of stored.rows) lastOf.set(r.ticket_id, Math.max(lastOf.get(r.ticket_id) ?? 0, Number(r.id)));
+    for (const ticketId of stored.created) {
+      const ticket = ticketById.get(ticketId);
+      const messageId = lastOf.get(ticketId);
+      if (ticket && messageId) await botsAnswer(ctx, ticket, messageId);
+    }
   }
 
   // everyone else, one message at a time and in order per customer

@@ -11,18 +11,17 @@ import * as ticketRepo from "../domains/tickets/repository.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
 import { AppError } from "../core/errors.js";
 import type { Sql } from "../db/sql.js";
+import { botsAnswer } from "./bots-answer.js";
 import type { InboundMessage } from "./driver.js";
 import { noteCampaignReplies } from "../domains/campaign-dispatch/replies.js";
 import { takeRatingReply } from "./routing/closing.js";
 import { touchExpiry } from "./routing/expiry.js";
 import { isConnectionNumber } from "./routing/own-numbers.js";
 import { decideRoute, ROUTING_COLUMNS, type RoutingDecision, type RoutingTicket } from "./routing/queue-routing.js";
-import { onCustomerMessage } from "../domains/prompts/runtime.js";
 import { reportedToCaller } from "../core/ignore.js";
 import { contactKey, contactKeys } from "../core/phone.js";
 import { resolveWhatsappContact, type ResolvedContact } from "../domains/contacts/identity.js";
 import { emitContactEvent } from "../domains/contacts/events.js";
-import { integrationInbound } from "../domains/queue-integrations/runtime.js";
 
 /** Tells the company's screens about a contact an inbound message created, changed or merged. */
 export async function emitContactChanges(ctx: AppContext, companyId: number, c: Pick<ResolvedContact, "id" | "created" | "merged" | "changed">): Promise<void> {
@@ -229,11 +228,8 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       if (!(err instanceof AppError)) console.error("automatic message failed", err);
     }
   }
-  // a queue's or connection's bot (Typebot, n8n, webhook, Dialogflow) answers while no agent has the
-  // ticket; a ticket a bot has taken (or handed over) is never also answered by an AI prompt
-  if (!fromMe && !result.rated) await integrationInbound(ctx, ticket, result.messageId);
-  // an AI prompt of the ticket's queue or connection answers while no agent has the ticket (domains/prompts)
-  if (!fromMe && !msg.isGroup) await onCustomerMessage(ctx, companyId, result.ticketId, result.messageId);
+  // a bot or an AI prompt answers while no agent has the ticket (bots-answer.ts)
+  if (!fromMe && !result.rated) await botsAnswer(ctx, ticket, result.messageId);
   return {
     messageId: result.messageId,
     ticketId: result.ticketId,

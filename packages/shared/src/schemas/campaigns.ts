@@ -42,6 +42,7 @@ export const CAMPAIGN_MESSAGES = {
   noNumbers: "O BM não possui números ativos.",
   costCenterNotFound: "Centro de custo não encontrado.",
   queueNotFound: "Fila não encontrada.",
+  botNotFound: "Bot não encontrado.",
   businessNotFound: "BM não encontrado.",
   notFound: "Campanha não encontrada.",
   notSchedulable: "Só é possível agendar uma campanha Ativa ou Pausada.",

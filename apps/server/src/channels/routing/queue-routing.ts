@@ -7,7 +7,7 @@ import { companySetting } from "../../domains/tickets/company-settings.js";
 import { ticketProtocol } from "../../domains/tickets/presenter.js";
 import type { TicketPatch } from "../../domains/tickets/repository.js";
 import type { WhatsappRow } from "../../domains/whatsapp/repository.js";
-import { campaignReplyQueue } from "../../domains/campaign-dispatch/replies.js";
+import { campaignReplyRoute } from "../../domains/campaign-dispatch/replies.js";
 
 /** The queue the chatbot keeps its tickets in: they stay chatbot=true until moved to another queue. */
 export const BOT_QUEUE_NAME: (typeof SYSTEM_QUEUE_NAMES)[number] = "BOT";
@@ -126,12 +126,15 @@ export async function decideRoute(
   const type = await scheduleType(sql, t.company_id);
   if (created) {
     // a customer answering a campaign goes to the campaign's queue (domains/campaign-dispatch/replies.ts)
-    const campaignQueue = await campaignReplyQueue(sql, t.company_id, connection.id, t.id);
+    const campaign = await campaignReplyRoute(sql, t.company_id, connection.id, t.id);
+    const campaignQueue = campaign?.queueId ?? null;
     if (type === "company" && (await companyClosed(sql, t.company_id, now))) {
       const text = applyVariables(connection.out_of_hours_message, vars);
       return { patch: { chatbot: false, ...(campaignQueue !== null ? { queue_id: campaignQueue } : {}) }, sends: text.trim() ? [text] : [] };
     }
     if (campaignQueue !== null) {
+      // the campaign's bot answers the reply (domains/queue-integrations runtime: use_integration), not the queue's greeting
+      if (campaign?.integrationId) return { patch: { queue_id: campaignQueue, chatbot: false, integration_id: campaign.integrationId, use_integration: true }, sends: [] };
       const entered = await enterQueue(sql, t, connection, campaignQueue, type, now, vars);
       return { patch: { queue_id: campaignQueue, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
     }

@@ -3,6 +3,7 @@ import { setSetting } from "../../channels/testing.js";
 import { buildQueue, buildTenant, type TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/errors.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, type OfficialTenant } from "../../../test/fake-graph/setup.js";
+import { startFakeBots } from "../queue-integrations/fake-bots.js";
 import { buildCampaign, buildSandboxBusiness, phones, templateId } from "./test-factory.js";
 
 // the engine's timings, read when the app is built: fast polls and retries, a short lease
@@ -306,6 +307,62 @@ describe("statuses and replies", () => {
     } finally {
       fake.statusPlan = null;
       fake.failedStatusFor.clear();
+    }
+  });
+});
+
+describe("a campaign's bot", () => {
+  it("answers a recipient's reply (a new customer of the Cloud API's batch path) in the campaign's queue", async () => {
+    const bots = await startFakeBots();
+    process.env.OUTBOUND_ALLOWED_HOSTS = bots.host;
+    try {
+      const t = await tenant({ rate: 50 });
+      const queueId = await buildQueue(app.sql, t.companyId, { name: "Campanha com robô" });
+      const bot = await app.sql.one<{ id: number }>(
+        "INSERT INTO queue_integrations (company_id, type, name, project_name, url_n8n) VALUES ($1, 'webhook', 'Robô da campanha', 'Robô da campanha', $2) RETURNING id",
+        [t.companyId, `${bots.url}/webhook`],
+      );
+      const list = phones(2, 7000);
+      const id = await buildCampaign(app.sql, { companyId: t.companyId, businessId: t.businessId, templateIds: [await template(t)], phones: list, queueId });
+      await app.sql.exec("UPDATE campaigns SET integration_id = $2 WHERE id = $1", [id, bot.id]);
+      await start(t, id);
+      await until(id, "FINISHED");
+      const n = t.numbers[0]!;
+      const reply = {
+        object: "whatsapp_business_account",
+        entry: [
+          {
+            id: fake.wabaId,
+            changes: [
+              {
+                field: "messages",
+                value: {
+                  messaging_product: "whatsapp",
+                  metadata: { display_phone_number: n.displayPhoneNumber.replace(/\D/g, ""), phone_number_id: n.phoneNumberId },
+                  contacts: [{ profile: { name: "Bruna" }, wa_id: list[1] }],
+                  messages: [{ from: list[1], id: `wamid.botreply${seq}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: "Tenho interesse" } }],
+                },
+              },
+            ],
+          },
+        ],
+      };
+      expect((await fake.deliver(`${base}/api/webhooks/whatsapp/${t.businessId}`, reply)).status).toBe(200);
+      // the bot's answer goes out through the Cloud API to the customer
+      const answer = await waitFor(
+        async () => fake.sent.find((r) => r.body.to === list[1] && r.body.type === "text" && JSON.stringify(r.body).includes("Eco: Tenho interesse")),
+        15_000,
+        "the bot's answer",
+      );
+      expect(answer.phoneNumberId).toBe(n.phoneNumberId);
+      const ticket = await app.sql.one("SELECT t.queue_id, t.integration_id, t.use_integration, t.status FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE t.company_id = $1 AND c.number = $2", [
+        t.companyId,
+        list[1],
+      ]);
+      expect(ticket).toEqual({ queue_id: queueId, integration_id: bot.id, use_integration: true, status: "pending" });
+    } finally {
+      delete process.env.OUTBOUND_ALLOWED_HOSTS;
+      await bots.close();
     }
   });
 });

@@ -25,13 +25,14 @@ export async function noteCampaignReplies(sql: Sql, companyId: number, whatsappI
 }
 
 /**
- * The queue a new ticket of this contact on this connection goes to when the contact is answering a
- * campaign: the queue of the campaign most recently sent to their phone from the connection's number
- * (null when none, or the campaign has no queue). Read by the routing decision of a new ticket.
+ * Where a new ticket of this contact on this connection goes when the contact is answering a campaign:
+ * the queue of the campaign most recently sent to their phone from the connection's number, and its
+ * bot (queue integration) when it chose one (null when none, or the campaign has no queue). Read by the
+ * routing decision of a new ticket.
  */
-export async function campaignReplyQueue(sql: Sql, companyId: number, whatsappId: number, ticketId: number): Promise<number | null> {
-  const row = await sql.maybe<{ queue_id: number | null }>(
-    `SELECT c.queue_id
+export async function campaignReplyRoute(sql: Sql, companyId: number, whatsappId: number, ticketId: number): Promise<{ queueId: number; integrationId: number | null } | null> {
+  const row = await sql.maybe<{ queue_id: number | null; integration_id: number | null }>(
+    `SELECT c.queue_id, (SELECT i.id FROM queue_integrations i WHERE i.company_id = c.company_id AND i.id = c.integration_id) AS integration_id
        FROM tickets t
        JOIN contacts ct ON ct.company_id = t.company_id AND ct.id = t.contact_id
        JOIN official_numbers o ON o.company_id = t.company_id AND o.whatsapp_id = $2
@@ -41,5 +42,5 @@ export async function campaignReplyQueue(sql: Sql, companyId: number, whatsappId
       ORDER BY r.sent_at DESC LIMIT 1`,
     [companyId, whatsappId, ticketId],
   );
-  return row?.queue_id ?? null;
+  return row?.queue_id ? { queueId: row.queue_id, integrationId: row.integration_id } : null;
 }

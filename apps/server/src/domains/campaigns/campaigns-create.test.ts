@@ -87,9 +87,22 @@ describe("POST /api/campaigns: spec §5 required fields, in order, with their me
     expect(res.json()).toMatchObject({ error: "ERR_CAMPAIGN_FILE_REQUIRED", message: "O arquivo é obrigatório." });
   });
 
-  it("a bot (integrationId) is optional", async () => {
+  it("a bot (integrationId) is optional, must be one of the company's, and the form lists them by name", async () => {
     const res = await create(campaignForm(w, csv(GOOD), { extra: [{ name: "integrationId", value: "" }] }));
     expect(res.status).toBe(200);
+    const insert = "INSERT INTO queue_integrations (company_id, type, name, project_name, url_n8n) VALUES ($1, 'webhook', $2, $2, 'https://bot.example.com') RETURNING id";
+    const mine = await app.sql.one<{ id: number }>(insert, [t.companyId, "Robô de vendas"]);
+    const theirs = await app.sql.one<{ id: number }>(insert, [other.companyId, "Robô alheio"]);
+    const refused = await create(campaignForm(w, csv(GOOD), { extra: [{ name: "integrationId", value: String(theirs.id) }] }));
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ error: "ERR_NOT_FOUND", message: "Bot não encontrado." });
+    const ok = await create(campaignForm(w, csv(GOOD), { extra: [{ name: "integrationId", value: String(mine.id) }] }));
+    expect(ok.status).toBe(200);
+    const stored = await app.sql.one<{ integration_id: number }>("SELECT integration_id FROM campaigns WHERE id = $1", [(ok.body as { id: number }).id]);
+    expect(stored.integration_id).toBe(mine.id);
+    const bots = await app.api("GET", "/api/campaigns/bots", { token: t.supervisor.token });
+    expect(bots.json()).toEqual([{ id: mine.id, name: "Robô de vendas" }]);
+    expect((await app.api("GET", "/api/campaigns/bots", { token: t.user.token })).statusCode).toBe(403);
   });
 });
 

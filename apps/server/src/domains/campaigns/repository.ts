@@ -132,6 +132,13 @@ export function costCenterExists(sql: Sql, companyId: number, id: number) {
 export function queueExists(sql: Sql, companyId: number, id: number) {
   return sql.maybe<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 AND id = $2", [companyId, id]);
 }
+export function integrationExists(sql: Sql, companyId: number, id: number) {
+  return sql.maybe<{ id: number }>("SELECT id FROM queue_integrations WHERE company_id = $1 AND id = $2", [companyId, id]);
+}
+/** The company's bots (queue integrations) for the campaign form's optional Bot field. */
+export function listBots(sql: Sql, companyId: number) {
+  return sql.many<{ id: number; name: string }>("SELECT id, name FROM queue_integrations WHERE company_id = $1 ORDER BY lower(name), id", [companyId]);
+}
 export function businessExists(sql: Sql, companyId: number, id: number) {
   return sql.maybe<{ id: number }>("SELECT id FROM businesses WHERE company_id = $1 AND id = $2", [companyId, id]);
 }

@@ -12,6 +12,7 @@ import {
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
+import { listBots } from "./repository.js";
 import { analyseCampaign, analysisGaveUp, ANALYSIS_JOB, analysisJobPayload } from "./analysis.js";
 import { removeCampaignSchedule, runScheduledStart, SCHEDULED_START_JOB, scheduledStartPayload, setCampaignSchedule } from "./schedule.js";
 import * as campaigns from "./service.js";
@@ -33,6 +34,12 @@ export const campaignsRoutes: Domain = (api, ctx) => {
     onGiveUp: (payload) => analysisGaveUp(ctx, payload),
   });
   ctx.jobs.define({ name: SCHEDULED_START_JOB, schema: scheduledStartPayload, handler: (payload) => runScheduledStart(ctx, payload) });
+
+  // the bots (queue integrations) the form's optional Bot field offers: names only, for campaign users
+  // (the integrations page itself is for super users)
+  api.get("/campaigns/bots", { config: gate, schema: { response: { 200: z.array(z.object({ id: z.number(), name: z.string() })) } } }, async (request) =>
+    listBots(ctx.sql, request.actor.companyId),
+  );
 
   api.get("/campaigns", { config: gate, schema: { querystring: campaignsQuery, response: { 200: campaignsPage } } }, async (request) =>
     campaigns.listCampaigns(ctx, request.actor.companyId, request.query),

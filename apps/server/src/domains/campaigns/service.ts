@@ -62,6 +62,9 @@ export async function createCampaign(ctx: AppContext, actor: RequestActor, uploa
     }
     if (!(await repo.businessExists(ctx.sql, companyId, businessId))) throw refuse("ERR_NOT_FOUND", CAMPAIGN_MESSAGES.businessNotFound, "businessIds");
     if (!(await repo.queueExists(ctx.sql, companyId, input.queueId))) throw refuse("ERR_NOT_FOUND", CAMPAIGN_MESSAGES.queueNotFound, "queueId");
+    if (input.integrationId !== undefined && !(await repo.integrationExists(ctx.sql, companyId, input.integrationId))) {
+      throw refuse("ERR_NOT_FOUND", CAMPAIGN_MESSAGES.botNotFound, "integrationId");
+    }
     const templateIds = [...new Set(input.templateIds)];
     const templates = await repo.templatesOf(ctx.sql, companyId, templateIds);
     for (const id of templateIds) {
@@ -90,7 +93,7 @@ export async function createCampaign(ctx: AppContext, actor: RequestActor, uploa
           costCenterId: input.costCenterId,
           businessId,
           queueId: input.queueId,
-          // queue integrations (bots) do not exist yet: the id is kept only when it is a positive number
+          // the optional bot (queue integration) that answers the recipients' replies
           integrationId: input.integrationId ?? null,
           fileName: file.fileName.slice(0, 255),
           fileSize: file.size,

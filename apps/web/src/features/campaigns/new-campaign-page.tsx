@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
+import { Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
@@ -12,7 +12,7 @@ import { ApiError } from "../../lib/api";
 import { errorText } from "../../lib/toast-error";
 import { logFailure } from "../../lib/log-failure";
 import { toast } from "../../lib/toast";
-import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBusinesses, fetchPhones, fetchQueues, fetchTemplates } from "./api/campaigns";
+import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBots, fetchBusinesses, fetchPhones, fetchQueues, fetchTemplates } from "./api/campaigns";
 import { countLines, sampleCsv } from "./components/count-lines";
 import { SummaryDialog, type CampaignSummary } from "./components/summary-dialog";
 
@@ -42,6 +42,7 @@ export default function NewCampaignPage() {
   const [templateIds, setTemplateIds] = useState<number[]>([]);
   const [phoneIds, setPhoneIds] = useState<number[]>([]);
   const [queueId, setQueueId] = useState("");
+  const [botId, setBotId] = useState("");
   const [scheduledAt, setScheduledAt] = useState("");
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [summary, setSummary] = useState<CampaignSummary | null>(null);
@@ -52,17 +53,19 @@ export default function NewCampaignPage() {
   const costCenters = useQuery({ queryKey: campaignKeys.costCenters, queryFn: ({ signal }) => fetchAllCostCenters(signal) });
   const businesses = useQuery({ queryKey: campaignKeys.businesses, queryFn: ({ signal }) => fetchBusinesses(signal) });
   const queues = useQuery({ queryKey: campaignKeys.queues, queryFn: ({ signal }) => fetchQueues(signal) });
+  const bots = useQuery({ queryKey: campaignKeys.bots, queryFn: ({ signal }) => fetchBots(signal) });
   const templates = useQuery({ queryKey: campaignKeys.templates(bm), queryFn: ({ signal }) => fetchTemplates(bm, signal), enabled: bm > 0 });
   const phones = useQuery({ queryKey: campaignKeys.phones(bm), queryFn: ({ signal }) => fetchPhones(bm, signal), enabled: bm > 0 });
 
   useLookupError(costCenters.error, "cost-centers", t("campaigns.errors.costCenters"));
   useLookupError(businesses.error, "businesses", t("campaigns.errors.businesses"));
   useLookupError(queues.error, "queues", t("campaigns.errors.queues"));
+  useLookupError(bots.error, "bots", t("campaigns.errors.bots"));
   useLookupError(templates.error, "templates", t("campaigns.errors.templates"));
   useLookupError(phones.error, "phones", t("campaigns.errors.phones"));
 
   // loading while a lookup runs; a failed one stops it (the form becomes editable with what it has)
-  const lookups = [costCenters, businesses, queues, ...(bm > 0 ? [templates, phones] : [])];
+  const lookups = [costCenters, businesses, queues, bots, ...(bm > 0 ? [templates, phones] : [])];
   const loading = lookups.some((q) => q.isPending && q.fetchStatus !== "idle" && !q.isError);
 
   const selectedTemplates = useMemo(() => (templates.data ?? []).filter((x) => templateIds.includes(x.id)), [templates.data, templateIds]);
@@ -118,6 +121,7 @@ export default function NewCampaignPage() {
       templates: selectedTemplates.map((x) => x.name).join(", "),
       phones: chosenPhones.length ? chosenPhones.map((p) => p.displayNumber).join(", ") : t("campaigns.form.phonesHint"),
       queue: name(queues.data, queueId),
+      bot: botId ? name(bots.data, botId) : "",
       scheduledAt: scheduledAt ? scheduledAt.replace("T", " ").replace(/^(\d{4})-(\d{2})-(\d{2})/, "$3/$2/$1") : "",
       messages: null,
       output: estimatedOutput(),
@@ -145,6 +149,7 @@ export default function NewCampaignPage() {
         templateIds,
         phoneIds,
         queueId: Number(queueId),
+        integrationId: botId ? Number(botId) : null,
         scheduledAt,
         file,
       });
@@ -341,9 +346,23 @@ export default function NewCampaignPage() {
               </MenuItem>
             ))}
           </TextField>
-          <Alert severity="info" variant="outlined">
-            {t("campaigns.form.botNote")}
-          </Alert>
+          <TextField
+            select
+            label={t("campaigns.form.bot")}
+            value={botId}
+            onChange={(e) => setBotId(e.target.value)}
+            helperText={t("campaigns.form.botHint")}
+            disabled={loading}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            data-testid="campaign-bot"
+          >
+            <MenuItem value="">{t("campaigns.form.noBot")}</MenuItem>
+            {(bots.data ?? []).map((b) => (
+              <MenuItem key={b.id} value={String(b.id)}>
+                {b.name}
+              </MenuItem>
+            ))}
+          </TextField>
           <DateTimeField label={t("campaigns.form.scheduledAt")} value={scheduledAt} onChange={(v) => {
               clear("scheduledAt");
               setScheduledAt(v);

@@ -21,6 +21,7 @@ export const campaignKeys = {
   templates: (businessId: number) => ["campaigns", "templates", businessId] as const,
   phones: (businessId: number) => ["campaigns", "phones", businessId] as const,
   queues: ["campaigns", "queues"] as const,
+  bots: ["campaigns", "bots"] as const,
 };
 
 /** yyyy-MM-dd → dd/MM/yyyy (the API's date format, spec §7). */
@@ -65,6 +66,8 @@ export interface NewCampaignInput {
   templateIds: number[];
   phoneIds: number[];
   queueId: number;
+  /** The bot (queue integration) that answers the replies; null for none. */
+  integrationId: number | null;
   scheduledAt: string;
   file: File;
 }
@@ -78,6 +81,7 @@ export function createCampaign(input: NewCampaignInput): Promise<Campaign> {
   for (const id of input.templateIds) form.append("templateIds[]", String(id));
   for (const id of input.phoneIds) form.append("phoneIds[]", String(id));
   form.append("queueId", String(input.queueId));
+  if (input.integrationId) form.append("integrationId", String(input.integrationId));
   if (input.scheduledAt) form.append("scheduledAt", input.scheduledAt);
   // the server accepts text/csv only (spec §5); some systems label .csv files as Excel
   form.append("file", new File([input.file], input.file.name, { type: "text/csv" }));
@@ -97,6 +101,8 @@ export async function fetchAllCostCenters(signal?: AbortSignal): Promise<{ id: n
 
 export const fetchBusinesses = (signal?: AbortSignal) => api<Business[]>("/businesses", { signal });
 export const fetchQueues = (signal?: AbortSignal) => api<Queue[]>("/queue", { signal });
+/** The company's bots (queue integrations) by name, for the optional Bot field. */
+export const fetchBots = (signal?: AbortSignal) => api<{ id: number; name: string }[]>("/campaigns/bots", { signal });
 export const fetchTemplates = (businessId: number, signal?: AbortSignal) =>
   api<CampaignTemplate[]>("/templates/", { query: { BusinessId: businessId, active: true, isValid: true }, signal });
 export const fetchPhones = (businessId: number, signal?: AbortSignal) =>

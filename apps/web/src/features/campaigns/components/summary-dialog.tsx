@@ -9,6 +9,8 @@ export interface CampaignSummary {
   templates: string;
   phones: string;
   queue: string;
+  /** The chosen bot's name, "" for none. */
+  bot: string;
   scheduledAt: string;
   /** Lines of the file minus the header; null while counting. */
   messages: number | null;
@@ -37,6 +39,7 @@ export function SummaryDialog({ open, summary, submitting, onClose, onConfirm }:
         [t("campaigns.form.templates"), summary.templates],
         [t("campaigns.form.phones"), summary.phones],
         [t("campaigns.form.queue"), summary.queue],
+        [t("campaigns.form.bot"), summary.bot || t("campaigns.form.noBot")],
         ...(summary.scheduledAt ? ([[t("campaigns.form.scheduledAt"), summary.scheduledAt]] as [string, string][]) : []),
       ]
     : [];
