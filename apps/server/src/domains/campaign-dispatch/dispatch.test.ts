@@ -322,7 +322,7 @@ describe("a campaign's bot", () => {
         "INSERT INTO queue_integrations (company_id, type, name, project_name, url_n8n) VALUES ($1, 'webhook', 'Robô da campanha', 'Robô da campanha', $2) RETURNING id",
         [t.companyId, `${bots.url}/webhook`],
       );
-      const list = phones(2, 7000);
+      const list = phones(2, 7600);
       const id = await buildCampaign(app.sql, { companyId: t.companyId, businessId: t.businessId, templateIds: [await template(t)], phones: list, queueId });
       await app.sql.exec("UPDATE campaigns SET integration_id = $2 WHERE id = $1", [id, bot.id]);
       await start(t, id);
