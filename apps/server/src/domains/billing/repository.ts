@@ -7,7 +7,7 @@ export interface InvoiceRow {
   due_date: string;
   recurrence: string;
   detail: string;
-  value: string;
+  value: number;
   status: "open" | "paid";
   paid_at: Date | null;
   created_at: Date;
@@ -18,7 +18,7 @@ export interface ChargeRow {
   company_id: number;
   invoice_id: number;
   txid: string;
-  amount: string;
+  amount: number;
   brcode: string;
   status: string;
   expires_at: Date;
@@ -81,7 +81,7 @@ export async function findInvoice(sql: Sql, companyId: number, invoiceId: number
 }
 
 /** The invoice's newest charge still payable for at least `marginSeconds` more, of the invoice's value. */
-export async function findPayableCharge(sql: Sql, companyId: number, invoiceId: number, amount: string, marginSeconds: number): Promise<ChargeRow | null> {
+export async function findPayableCharge(sql: Sql, companyId: number, invoiceId: number, amount: number, marginSeconds: number): Promise<ChargeRow | null> {
   return sql.maybe<ChargeRow>(
     `SELECT * FROM pix_charges WHERE company_id = $1 AND invoice_id = $2 AND status = 'ATIVA' AND amount = $3::numeric
         AND expires_at > now() + make_interval(secs => $4) ORDER BY created_at DESC LIMIT 1`,

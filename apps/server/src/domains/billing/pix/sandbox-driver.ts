@@ -6,11 +6,11 @@ import type { PixChargeCreated, PixChargeState, PixDriver } from "./driver.js";
 
 interface SandboxRow {
   txid: string;
-  amount: string;
+  amount: number;
   chave: string;
   status: string;
   end_to_end_id: string | null;
-  paid_amount: string | null;
+  paid_amount: number | null;
   paid_at: Date | null;
   expires_at: Date;
 }
@@ -51,7 +51,7 @@ export class SandboxPixDriver implements PixDriver {
     const row = await this.find(txid);
     if (!row) return null;
     const pix = row.end_to_end_id
-      ? [{ endToEndId: row.end_to_end_id, txid: row.txid, valor: row.paid_amount ?? row.amount, horario: row.paid_at?.toISOString() }]
+      ? [{ endToEndId: row.end_to_end_id, txid: row.txid, valor: Number(row.paid_amount ?? row.amount).toFixed(2), horario: row.paid_at?.toISOString() }]
       : [];
     return { txid: row.txid, status: row.status, pix };
   }
