@@ -100,8 +100,8 @@ export async function startFakePsp(pki: TestPki): Promise<FakePsp> {
           let input: { calendario?: { expiracao?: unknown }; valor?: { original?: unknown }; chave?: unknown };
           try {
             input = JSON.parse(body) as typeof input;
-          } catch {
-            return problem(res, 400, "Requisicao Invalida", "JSON inválido");
+          } catch (err) {
+            return problem(res, 400, "Requisicao Invalida", `JSON inválido: ${String(err)}`);
           }
           if (typeof input.valor?.original !== "string" || !MONEY.test(input.valor.original)) return problem(res, 400, "Cobranca Invalida", "valor.original inválido");
           if (typeof input.chave !== "string" || !input.chave) return problem(res, 400, "Cobranca Invalida", "chave ausente");

@@ -7,6 +7,16 @@ import { PixUnavailable, type PixChargeCreated, type PixChargeState, type PixDri
 const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 1_000_000;
 
+/** The PSP's JSON answer; a body that is not JSON is kept (cut) so the error message shows it. */
+function parseAnswer(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return { raw: text.slice(0, 500), error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 interface Answer {
   status: number;
   json: unknown;
@@ -44,13 +54,7 @@ export class BcbApiPixDriver implements PixDriver {
         });
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          let json: unknown = null;
-          try {
-            json = text ? JSON.parse(text) : null;
-          } catch {
-            json = { raw: text.slice(0, 500) };
-          }
-          resolve({ status: res.statusCode ?? 0, json });
+          resolve({ status: res.statusCode ?? 0, json: parseAnswer(text) });
         });
         res.on("error", reject);
       });
