@@ -116,3 +116,14 @@ export type PaymentEvent = z.infer<typeof paymentEvent>;
 
 /** Sandbox PSP page: pay a charge by txid, optionally a different amount (to try a short payment). */
 export const sandboxPixPayInput = z.object({ txid: z.string().regex(/^[a-zA-Z0-9]{26,35}$/), amount: z.coerce.number().positive().max(1_000_000).optional() });
+
+/** GET /subscription: what the subscription page shows about the company's own plan. */
+export const subscriptionSummary = z.object({
+  companyName: z.string(),
+  billingEmail: z.string().describe("The company's e-mail, where billing notices go"),
+  dueDate: isoDate.nullable(),
+  recurrence: z.string(),
+  trial: z.boolean().describe("No invoice paid yet"),
+  plan: z.object({ id: z.number(), name: z.string(), value: z.number(), users: z.number(), connections: z.number(), queues: z.number() }),
+});
+export type SubscriptionSummary = z.infer<typeof subscriptionSummary>;

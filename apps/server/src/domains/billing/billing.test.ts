@@ -95,6 +95,9 @@ describe("GET /invoices/all", () => {
     expect((await app.api("GET", "/api/invoices/all")).statusCode).toBe(401);
     expect((await app.api("GET", "/api/invoices/all", { token: a.supervisor.token })).statusCode).toBe(403);
     expect((await app.api("GET", "/api/invoices/all", { token: a.user.token })).statusCode).toBe(403);
+    const summary = (await app.api("GET", "/api/subscription", { token: a.admin.token })).json();
+    expect(summary).toMatchObject({ dueDate: inDays(5), recurrence: "MENSAL", trial: true, plan: { value: 99.9 } });
+    expect((await app.api("GET", "/api/subscription", { token: a.user.token })).statusCode).toBe(403);
     const own = (await app.api("GET", "/api/invoices/all?pageNumber=1", { token: a.admin.token })).json();
     expect(own.hasMore).toBe(false);
     expect(own.invoices).toEqual([expect.objectContaining({ id: a.invoiceId, companyId: a.companyId, value: 99.9, status: "open", dueDate: inDays(5), paidAt: null })]);

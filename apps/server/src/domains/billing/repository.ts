@@ -141,3 +141,27 @@ export async function setCompanyDueDate(sql: Sql, companyId: number, dueDate: st
 export async function webhookSecret(sql: Sql): Promise<string> {
   return (await sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
 }
+
+export interface SummaryRow {
+  name: string;
+  email: string;
+  due_date: string | null;
+  recurrence: string;
+  paid_invoices: number;
+  plan_id: number;
+  plan_name: string;
+  plan_value: number;
+  users: number;
+  connections: number;
+  queues: number;
+}
+
+export async function subscriptionSummary(sql: Sql, companyId: number): Promise<SummaryRow | null> {
+  return sql.maybe<SummaryRow>(
+    `SELECT c.name, c.email, to_char(c.due_date, 'YYYY-MM-DD') AS due_date, c.recurrence,
+            (SELECT count(*)::int FROM invoices i WHERE i.company_id = c.id AND i.status = 'paid') AS paid_invoices,
+            p.id AS plan_id, p.name AS plan_name, p.value AS plan_value, p.users, p.connections, p.queues
+       FROM companies c JOIN plans p ON p.id = c.plan_id WHERE c.id = $1`,
+    [companyId],
+  );
+}

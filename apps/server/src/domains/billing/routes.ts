@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { invoicesPage, invoicesQuery, pixCharge, sandboxPixPayInput, subscriptionInput } from "@atende/shared";
+import { invoicesPage, invoicesQuery, pixCharge, sandboxPixPayInput, subscriptionInput, subscriptionSummary } from "@atende/shared";
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
@@ -53,6 +53,19 @@ export const billingRoutes: Domain = (api, ctx) => {
   api.get("/invoices/all", { config: admins, schema: { querystring: invoicesQuery, response: { 200: invoicesPage } } }, async (request) =>
     listInvoices(ctx, request.actor, request.query),
   );
+
+  api.get("/subscription", { config: admins, schema: { response: { 200: subscriptionSummary } } }, async (request) => {
+    const row = await repo.subscriptionSummary(ctx.sql, request.actor.companyId);
+    if (!row) throw new AppError("ERR_NOT_FOUND");
+    return {
+      companyName: row.name,
+      billingEmail: row.email,
+      dueDate: row.due_date,
+      recurrence: row.recurrence,
+      trial: row.paid_invoices === 0,
+      plan: { id: row.plan_id, name: row.plan_name, value: Number(row.plan_value), users: row.users, connections: row.connections, queues: row.queues },
+    };
+  });
 
   api.post("/subscription", { config: admins, schema: { body: subscriptionInput, response: { 200: pixCharge } } }, async (request) =>
     checkout(ctx, driver, request.actor, request.body),
