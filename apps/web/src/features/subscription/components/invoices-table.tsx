@@ -53,7 +53,7 @@ export function InvoicesTable({ filters, withCompany, onPay, height = "calc(100v
               >
                 <TableCell>{inv.id}</TableCell>
                 {withCompany && <TableCell>{inv.companyName}</TableCell>}
-                <TableCell sx={{ wordBreak: "break-word" }}>{inv.detail}</TableCell>
+                <TableCell sx={{ minWidth: 160, wordBreak: "break-word" }}>{inv.detail}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatBrl(inv.value)}</TableCell>
                 <TableCell>{formatDate(inv.dueDate)}</TableCell>
                 <TableCell>
