@@ -332,6 +332,7 @@ const COMPANY_TABLES = [
   "invoices",
   "pix_charges",
   "pix_payments",
+  "invoice_reminders",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

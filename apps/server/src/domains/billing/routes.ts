@@ -3,12 +3,14 @@ import { invoicesPage, invoicesQuery, pixCharge, sandboxPixPayInput, subscriptio
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
+import { createMailer } from "../../core/mailer.js";
 import { checkout } from "./checkout.js";
 import { pixDriverOf } from "./driver-of.js";
 import { issueInvoices, issueInvoicesPayload, ISSUE_INVOICES_JOB, listInvoices } from "./invoices.js";
 import { reconcileAll, reconcileCharge, reconcilePayload, RECONCILE_JOB } from "./payments.js";
 import { SandboxPixDriver } from "./pix/sandbox-driver.js";
 import * as repo from "./repository.js";
+import { remindersPayload, REMINDERS_JOB, sendInvoiceReminders } from "./reminders.js";
 
 /** Company administrators (and the super administrator, who sees every company's invoices). */
 const admins = { gate: { minProfile: "admin" as const } };
@@ -40,6 +42,8 @@ export const billingRoutes: Domain = (api, ctx) => {
   const driver = pixDriverOf(ctx);
 
   ctx.jobs.define({ name: ISSUE_INVOICES_JOB, schema: issueInvoicesPayload, cron: "15 * * * *", concurrency: 1, batchSize: 1, handler: async (p) => void (await issueInvoices(ctx, p.today)) });
+  const mailer = createMailer(ctx.config, api.log);
+  ctx.jobs.define({ name: REMINDERS_JOB, schema: remindersPayload, cron: "30 * * * *", concurrency: 1, batchSize: 1, handler: async (p) => void (await sendInvoiceReminders(ctx, mailer, p.today)) });
   if (driver) {
     ctx.jobs.define({ name: RECONCILE_JOB, schema: reconcilePayload, cron: "*/5 * * * *", concurrency: 1, batchSize: 1, handler: async () => void (await reconcileAll(ctx, driver)) });
   }
