@@ -80,7 +80,7 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await expect(bank.getByText("R$ 149,90")).toBeVisible();
   await bank.getByRole("button", { name: "Pagar" }).click();
   await expect(bank.getByTestId("sandbox-status")).toHaveText("Pago");
-  await bank.screenshot({ path: "/tmp/pix-sandbox-390-light.png" });
+  await bank.screenshot({ path: "/tmp/pix-sandbox-light.png" });
 
   await expect(page.getByText(/Pagamento confirmado! Sua assinatura vale até \d{2}\/\d{2}\/\d{4}\./)).toBeVisible();
   await page.waitForURL((url) => url.pathname === "/", { timeout: 8000 });
