@@ -29,7 +29,7 @@ beforeAll(async () => {
       chave: "financeiro@atende.test",
       merchantName: "Atende",
       merchantCity: "Sao Paulo",
-      registerWebhook: false,
+      registerWebhook: true,
     },
   });
   secret = (await app.sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
@@ -54,6 +54,13 @@ async function billedTenant() {
 const status = async (id: number) => (await app.sql.one<{ status: string }>("SELECT status FROM invoices WHERE id = $1", [id])).status;
 
 describe("Pix through a PSP speaking the BCB API", () => {
+  it("registers the webhook URL with the installation's secret at start (PIX_REGISTER_WEBHOOK)", async () => {
+    for (let i = 0; i < 50 && !psp.webhooks.size; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(psp.webhooks.get("financeiro@atende.test")).toMatch(new RegExp(`/api/pix/webhook/${secret}$`));
+    const root = await app.login("root@platform.test");
+    expect((await app.api("GET", "/api/pix/webhook-url", { token: root })).json()).toEqual({ url: psp.webhooks.get("financeiro@atende.test"), provider: "bcb" });
+  });
+
   it("checkout makes a cob at the PSP; a webhook for an unpaid cob pays nothing; once paid, the webhook pays the invoice", async () => {
     const t = await billedTenant();
     expect(psp.cobs.get(t.pix.txid)).toMatchObject({ valor: { original: "79.90" }, chave: "financeiro@atende.test" });
