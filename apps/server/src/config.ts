@@ -2,6 +2,7 @@ import { parseBiHosts } from "@atende/shared";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadOrCreateSecret } from "./core/secret-file.js";
+import { loadPixConfig, PixConfigError, type PixConfig } from "./domains/billing/pix/config.js";
 
 export const DEV_ADMIN_EMAIL = "admin@atende.local";
 export const DEV_ADMIN_PASSWORD = "admin123";
@@ -39,9 +40,20 @@ export interface Config {
   enableSandbox: boolean;
   /** Production may run on the embedded PostgreSQL only when ALLOW_EMBEDDED_DATABASE=true. */
   allowEmbeddedDatabase: boolean;
+  /** The PSP of the subscription checkout (PIX_* variables, domains/billing/pix/config.ts). */
+  pix: PixConfig;
 }
 
 export class ConfigError extends Error {}
+
+function pixConfigOf(env: NodeJS.ProcessEnv, production: boolean): PixConfig {
+  try {
+    return loadPixConfig(env, production);
+  } catch (err) {
+    if (err instanceof PixConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development";
@@ -71,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     enableSandbox: nodeEnv !== "production" || env.ENABLE_SANDBOX === "true",
     allowEmbeddedDatabase: env.ALLOW_EMBEDDED_DATABASE === "true",
+    pix: pixConfigOf(env, nodeEnv === "production"),
   };
   if (config.env === "production") {
     if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {

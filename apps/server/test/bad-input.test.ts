@@ -144,3 +144,34 @@ describe("bad input on the queue integrations (super users only, so the sweep ab
     expect((await app.api("DELETE", "/api/queueIntegration/99999999", { token: root })).json().error).toBe("ERR_QUEUE_INTEGRATION_NOT_FOUND");
   });
 });
+
+describe("bad input on billing (invoices, Pix checkout, PSP webhook, sandbox PSP)", () => {
+  it("answers junk queries, bodies and secrets with a 4xx catalogue error", async () => {
+    const admin = (await buildTenant(app)).admin.token;
+    const secret = (await app.sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
+    const valid = { firstName: "Ana", address2: "Rua", city: "Recife", zipcode: "50000", country: "BR" };
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/invoices/all?pageNumber=x"],
+      ["GET", "/api/invoices/all?status=nope"],
+      ["GET", "/api/invoices/all?companyId=abc"],
+      ["POST", "/api/subscription", { junk: true }],
+      ["POST", "/api/subscription", { ...valid, invoiceId: "abc" }],
+      ["POST", "/api/subscription", { ...valid, invoiceId: 99999999 }],
+      ["POST", "/api/subscription", { ...valid, invoiceId: 99999999999999 }],
+      ["POST", "/api/subscription", { ...valid, country: "AR", invoiceId: 1 }],
+      ["POST", `/api/pix/webhook/${secret}`, { pix: "nope" }],
+      ["POST", `/api/pix/webhook/${secret}/pix`, { pix: [{ endToEndId: 1, valor: [] }] }],
+      ["POST", "/api/pix/webhook/x/pix", { pix: [] }],
+      ["GET", "/api/pix/sandbox/charges/nope"],
+      ["POST", "/api/pix/sandbox/pay", { txid: "short" }],
+      ["POST", "/api/pix/sandbox/pay", { txid: "abcdefghijklmnopqrstuvwxyz0123", amount: -1 }],
+      ["POST", "/api/pix/sandbox/pay", { txid: "abcdefghijklmnopqrstuvwxyz0123" }],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+      expect(res.json().error, `${method} ${url}`).toMatch(/^ERR_/);
+    }
+  });
+});

@@ -277,6 +277,18 @@ describe("company-wide events reach every user of the company and no one else", 
     expect(await receivers("campaign-updated", ["admin", "supervisor", "supervisorB"])).toEqual(["admin", "supervisor", "supervisorB"]);
   });
 
+  it("payment CONCLUIDA: the company's admins only, never another company's", async () => {
+    await app.sql.exec("UPDATE plans SET value = 30 WHERE id = (SELECT plan_id FROM companies WHERE id = $1)", [t.companyId]);
+    const invoice = await app.sql.one<{ id: number }>(
+      "INSERT INTO invoices (company_id, due_date, recurrence, detail, value) VALUES ($1, current_date + 3, 'MENSAL', 'Plano', 30) RETURNING id",
+      [t.companyId],
+    );
+    const pix = await api("POST", "/api/subscription", tokens.admin!, { firstName: "Ana", address2: "Rua", city: "Recife", zipcode: "50000", country: "BR", invoiceId: invoice.id });
+    expect((await app.api("POST", "/api/pix/sandbox/pay", { body: { txid: pix.txid } })).statusCode).toBe(200);
+    expect(await receivers("payment", ["admin"], (p) => p.action === "CONCLUIDA")).toEqual(["admin"]);
+    expect(clients.find((c) => c.name === "foreign")!.events.some((e) => e.channel.endsWith("-payment"))).toBe(false);
+  });
+
   it("quickMessage: a company-wide one to everyone, a private one to its author only", async () => {
     await api("POST", "/api/quick-messages", tokens.userB!, { shortcode: "todos", message: "Olá", geral: true });
     expect(await receivers("quickmessage", WHOLE_COMPANY)).toEqual(WHOLE_COMPANY);

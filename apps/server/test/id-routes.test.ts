@@ -39,6 +39,7 @@ const A = {} as {
   queueIntegrationId: number;
   smsTemplateId: number;
   emailTemplateId: number;
+  pixTxid: string;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -180,6 +181,21 @@ const NOT_ROW_IDS: Record<string, RouteCase> = {
     status: { GET: 403, POST: 401 },
     why: "public: Meta's calls, authenticated by the business's verify token and app-secret signature",
   },
+  "/api/pix/webhook/:secret": {
+    params: { secret: () => "guessed-secret" },
+    body: { POST: () => ({ pix: [{ endToEndId: "E00000000202611260000guess00001", txid: A.pixTxid, valor: "1.00" }] }) },
+    why: "public: the PSP's calls, authenticated by the installation's secret in the path (and mTLS at the proxy)",
+  },
+  "/api/pix/webhook/:secret/pix": {
+    params: { secret: () => "guessed-secret" },
+    body: { POST: () => ({ pix: [{ endToEndId: "E00000000202611260000guess00002", txid: A.pixTxid, valor: "1.00" }] }) },
+    why: "public: the BCB API appends /pix to the registered webhook URL",
+  },
+  "/api/pix/sandbox/charges/:txid": {
+    params: { txid: () => A.pixTxid },
+    status: { GET: 200 },
+    why: "public, sandbox PSP only (never in production without ENABLE_SANDBOX): the random txid stands for the payer's bank app holding the QR code; read-only",
+  },
 };
 
 /** A request as the web sends it: JSON, or a form with one small file for upload routes. */
@@ -252,6 +268,10 @@ async function seedCompanyA(): Promise<void> {
     [c],
   )).id;
   await app.sql.exec("INSERT INTO sent_emails (company_id, user_id, sender, subject, message, status) VALUES ($1, $2, 'a@cliente.test', 'A', 'A', 'sent')", [c, a.admin.id]);
+  const invoiceId = (await one<{ id: number }>("INSERT INTO invoices (company_id, due_date, recurrence, detail, value) VALUES ($1, '2099-12-31', 'MENSAL', 'Plano A', 10) RETURNING id", [c])).id;
+  A.pixTxid = "idRoutesTxid00000000000000000000A";
+  await app.sql.exec("INSERT INTO pix_sandbox_charges (txid, amount, chave, expires_at) VALUES ($1, 10, 'sandbox@atende.local', now() + interval '1 hour')", [A.pixTxid]);
+  await app.sql.exec("INSERT INTO pix_charges (company_id, invoice_id, txid, amount, brcode, expires_at) VALUES ($1, $2, $3, 10, '000201', now() + interval '1 hour')", [c, invoiceId, A.pixTxid]);
   A.helpId = (await one<{ id: number }>("INSERT INTO helps (title) VALUES ('Ajuda') RETURNING id", [])).id;
   A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
@@ -309,6 +329,10 @@ const COMPANY_TABLES = [
   "sms_templates",
   "email_templates",
   "sent_emails",
+  "invoices",
+  "pix_charges",
+  "pix_payments",
+  "invoice_reminders",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

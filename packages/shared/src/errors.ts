@@ -110,6 +110,13 @@ export const ERROR_STATUS = {
   ERR_EMAIL_TEMPLATE_TOO_LARGE: 413,
   // Simple e-mail tool (domains/email-tool): the company's hourly sending limit reached
   ERR_EMAIL_TOOL_RATE_LIMIT: 429,
+  // Billing (domains/billing): an invoice not found in the company or already paid, the PSP not
+  // configured or not answering, a sandbox PSP charge unknown or no longer payable
+  ERR_INVOICE_NOT_FOUND: 404,
+  ERR_INVOICE_ALREADY_PAID: 409,
+  ERR_PIX_UNAVAILABLE: 503,
+  ERR_PIX_CHARGE_NOT_FOUND: 404,
+  ERR_PIX_CHARGE_NOT_PAYABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,6 +18,11 @@ export interface JobDefinition<S extends z.ZodType> {
    * ends visibly (e.g. a campaign analysis ends in ERROR) instead of waiting forever.
    */
   onGiveUp?: (payload: z.infer<S>, err: unknown) => Promise<void>;
+  /**
+   * A cron expression (UTC): pg-boss sends the job with an empty payload on this schedule, once for the
+   * whole cluster whatever the number of processes (billing's invoice issuing and Pix reconciliation).
+   */
+  cron?: string;
 }
 
 export interface SendOptions {
@@ -55,6 +60,7 @@ export class Jobs {
     this.started = true;
     for (const def of this.definitions.values()) {
       await this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true });
+      if (def.cron) await this.boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
       if (!this.runWorkers) continue;
       for (let i = 0; i < (def.concurrency ?? 1); i++) {
         await this.boss.work(def.name, { batchSize: def.batchSize ?? 20, pollingIntervalSeconds: 1, includeMetadata: true }, (jobs) => this.runBatch(def, jobs));

@@ -39,6 +39,7 @@ import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
 import { queueIntegrationsRoutes } from "./queue-integrations/routes.js";
 import { messageTemplatesRoutes } from "./message-templates/routes.js";
 import { emailToolRoutes } from "./email-tool/routes.js";
+import { billingRoutes } from "./billing/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -82,4 +83,5 @@ export const domains: Domain[] = [
   queueIntegrationsRoutes,
   messageTemplatesRoutes,
   emailToolRoutes,
+  billingRoutes,
 ];

@@ -32,7 +32,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/prompts", page: lazy(() => import("../features/prompts/page")), texts: ["prompts"] },
   { path: "/queue-integration", page: lazy(() => import("../features/queue-integration/page")), texts: ["queue-integration"] },
   { path: "/messages-api", page: lazy(() => import("../features/messages-api/page")), texts: ["messages-api"] },
-  { path: "/financeiro", page: lazy(() => import("../features/financeiro/page")), texts: ["financeiro"] },
+  { path: "/financeiro", page: lazy(() => import("../features/subscription/financeiro-page")), texts: ["subscription"] },
   { path: "/connections", page: lazy(() => import("../features/connections/page")), texts: ["connections", "queue-integration"] },
   { path: "/connectionsMeta", page: lazy(() => import("../features/connections-meta/page")), texts: ["connections-meta"] },
   { path: "/campaigns", page: lazy(() => import("../features/campaigns/page")), texts: ["campaigns"] },
@@ -44,5 +44,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/Email", page: lazy(() => import("../features/email-tool/send-page")), texts: ["email-tool"] },
   { path: "/EmailLis", page: lazy(() => import("../features/email-tool/sent-list-page")), texts: ["email-tool"] },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")), texts: ["chats"] },
+  // the built-in sandbox PSP's pay page (stands for the payer's bank app; development and demos)
+  { path: "/pix-sandbox/:txid", page: lazy(() => import("../features/subscription/pix-sandbox-page")), bare: true, texts: ["subscription"] },
   { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true, texts: ["sandbox"] },
 ];

@@ -25,6 +25,12 @@ const TRANSLATIONS: Record<string, { pt?: string; en: string; es: string }> = {
   "A imagem deve ser PNG, JPG ou JPEG.": { en: "The image must be PNG, JPG or JPEG.", es: "La imagen debe ser PNG, JPG o JPEG." },
   "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },
   "Invalid date": { pt: "Data inválida", en: "Invalid date", es: "Fecha inválida" },
+  // subscription checkout, step 1 (spec 2-administration §5)
+  "nome completo obrigatorio": { en: "Full name is required", es: "Nombre completo obligatorio" },
+  "Endereco obrigatorio": { en: "Address is required", es: "Dirección obligatoria" },
+  "Cidade obrigatoria": { en: "City is required", es: "Ciudad obligatoria" },
+  "CEP obrigatorio": { en: "ZIP code is required", es: "Código postal obligatorio" },
+  "Pais obrigatorio": { en: "Country is required", es: "País obligatorio" },
   "HH:MM": { en: "HH:MM", es: "HH:MM" },
   "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.": {
     en: "Your password must have at least 8 characters, with an uppercase letter, a lowercase letter and a number.",

@@ -32,3 +32,4 @@ export * from "./prompts.js";
 export * from "./queue-integrations.js";
 export * from "./message-templates.js";
 export * from "./email-tool.js";
+export * from "./billing.js";
