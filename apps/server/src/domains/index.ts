@@ -37,6 +37,8 @@ import { channelRouting } from "../channels/routing/index.js";
 import { campaignsRoutes } from "./campaigns/routes.js";
 import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
 import { queueIntegrationsRoutes } from "./queue-integrations/routes.js";
+import { smsCampaignsRoutes } from "./sms-campaigns/routes.js";
+import { smsProviderRoutes } from "./sms-provider/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -78,4 +80,6 @@ export const domains: Domain[] = [
   campaignTemplatesRoutes,
   campaignDispatchRoutes,
   queueIntegrationsRoutes,
+  smsCampaignsRoutes,
+  smsProviderRoutes,
 ];
