@@ -30,8 +30,9 @@ export async function applySmsReceipts(sql: Sql, companyId: number, receipts: Sm
   if (!wanted.length) return [];
   const rowIds = wanted.map((r) => r.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
   const rows = await sql.many<RowState>(
-    `SELECT id::text, campaign_id, state, provider_id, error_message FROM sms_campaign_recipients
-      WHERE company_id = $1 AND (provider_id = ANY($2::text[]) OR id = ANY($3::bigint[])) ORDER BY id FOR UPDATE`,
+    // ordered by the bigint id (not the text output column), the order every locker of these rows uses
+    `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM sms_campaign_recipients r
+      WHERE r.company_id = $1 AND (r.provider_id = ANY($2::text[]) OR r.id = ANY($3::bigint[])) ORDER BY r.id FOR UPDATE`,
     [companyId, wanted.map((r) => r.providerId), rowIds],
   );
   const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));
@@ -98,15 +99,18 @@ export async function companyOfMessage(sql: Sql, providerId: string, rowId: stri
  */
 export async function finishIfDone(ctx: AppContext, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const done = await ctx.sql.many<{ id: number }>(
-    `UPDATE sms_campaigns c SET status = 'FINISHED', finished_at = now(), updated_at = now()
-      WHERE c.id = ANY($1::int[]) AND c.status = 'RUNNING'
-        AND NOT EXISTS (SELECT 1 FROM sms_campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('pending', 'sending'))
-      RETURNING c.id`,
-    [ids],
-  );
-  const finished = done.map((d) => d.id);
-  await recountSmsCampaigns(ctx.sql, finished);
+  // the status and the counters in one transaction: a reader never sees FINISHED with stale counters
+  const finished = await ctx.sql.tx(async (sql) => {
+    const done = await sql.many<{ id: number }>(
+      `UPDATE sms_campaigns c SET status = 'FINISHED', finished_at = now(), updated_at = now()
+        WHERE c.id = ANY($1::int[]) AND c.status = 'RUNNING'
+          AND NOT EXISTS (SELECT 1 FROM sms_campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('pending', 'sending'))
+        RETURNING c.id`,
+      [ids],
+    );
+    await recountSmsCampaigns(sql, done.map((d) => d.id));
+    return done.map((d) => d.id);
+  });
   for (const id of finished) await smsNotifier(ctx).now(id);
   return finished;
 }

@@ -61,7 +61,7 @@ export const smsProviderRoutes: Domain = (api, ctx) => {
     const companyId = request.actor.companyId;
     const limit = 40;
     const rows = await ctx.sql.many<{ id: string; to_number: string; body: string; segments: number; status: string; reply: string | null; created_at: Date }>(
-      `SELECT id::text, to_number, body, segments, status, reply, created_at FROM sms_sandbox_messages WHERE company_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      `SELECT id::text, to_number, body, segments, status, reply, created_at FROM sms_sandbox_messages m WHERE company_id = $1 ORDER BY m.id DESC LIMIT $2 OFFSET $3`,
       [companyId, limit, (request.query.page - 1) * limit],
     );
     const { n } = await ctx.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM sms_sandbox_messages WHERE company_id = $1", [companyId]);
