@@ -24,13 +24,14 @@ export class TwilioClient implements SmsDriver {
 
   constructor(
     private readonly cfg: SmsConfig["twilio"],
-    private readonly publicUrl: string,
+    /** PUBLIC_URL, read at each send (the address Twilio calls back). */
+    private readonly publicUrl: () => string,
   ) {
     this.auth = `Basic ${Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString("base64")}`;
   }
 
   async send(req: SmsSendRequest): Promise<SmsSendOutcome> {
-    const form = new URLSearchParams({ To: `+${req.to}`, Body: req.body, StatusCallback: statusCallbackUrl(this.publicUrl, req.rowId) });
+    const form = new URLSearchParams({ To: `+${req.to}`, Body: req.body, StatusCallback: statusCallbackUrl(this.publicUrl(), req.rowId) });
     if (this.cfg.messagingServiceSid) form.set("MessagingServiceSid", this.cfg.messagingServiceSid);
     else form.set("From", this.cfg.from);
     const url = `${this.cfg.apiBaseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.cfg.accountSid)}/Messages.json`;
