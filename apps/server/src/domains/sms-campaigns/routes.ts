@@ -2,7 +2,6 @@ import type { Readable } from "node:stream";
 import { idParam, smsCampaign, smsCampaignCreateInput, smsReportPage, smsReportQuery, successResponse } from "@atende/shared";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Domain } from "../../core/domain.js";
-import { AppError } from "../../core/errors.js";
 import { smsDriverFor } from "../sms-provider/index.js";
 import { cancelSmsCampaign, pauseSmsCampaign, resumeSmsCampaign, triggerSmsCampaign } from "./actions.js";
 import { analyseSmsCampaign, SMS_ANALYSIS_JOB, smsAnalysisPayload } from "./analysis.js";
@@ -72,8 +71,8 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
       scope.put("/sms/campaigns/:id/file/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
-        const body = request.body as Readable | undefined;
-        if (!body || typeof body.pipe !== "function") throw new AppError("ERR_CAMPAIGN_FILE_REQUIRED", "O arquivo é obrigatório.", { fields: { file: "O arquivo é obrigatório." } });
+        const raw = request.body as Readable | undefined;
+        const body = raw && typeof raw.pipe === "function" ? raw : null;
         await receiveSmsCampaignFile(ctx, request.actor.companyId, request.params.id, String(request.headers["content-type"] ?? ""), body);
         return getSmsCampaign(ctx, request.actor.companyId, request.params.id);
       });

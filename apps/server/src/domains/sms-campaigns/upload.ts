@@ -30,20 +30,21 @@ function sizeLimit(max: number): Transform {
  * MISSING_FILE): the raw text/csv body streamed to DATA_DIR/sms-campaigns/<company>/, at most 100 MB;
  * then in one transaction the campaign goes ANALYZING and its analysis job is queued.
  */
-export async function receiveSmsCampaignFile(ctx: AppContext, companyId: number, id: number, contentType: string, body: Readable) {
+export async function receiveSmsCampaignFile(ctx: AppContext, companyId: number, id: number, contentType: string, body: Readable | null) {
   const c = await ctx.sql.maybe<{ status: string; file_name: string }>("SELECT status, file_name FROM sms_campaigns WHERE company_id = $1 AND id = $2", [companyId, id]);
   if (!c) {
-    body.resume();
+    body?.resume();
     throw new AppError("ERR_SMS_CAMPAIGN_NOT_FOUND", M.notFound);
   }
   if (c.status !== "MISSING_FILE") {
-    body.resume();
+    body?.resume();
     throw new AppError("ERR_SMS_CAMPAIGN_FILE_RECEIVED", M.notWaitingFile);
   }
   if (!acceptableCsv(c.file_name, contentType)) {
-    body.resume();
+    body?.resume();
     throw new AppError("ERR_CAMPAIGN_FILE_EXTENSION", "Extensão não permitida.", { fields: { file: "Extensão não permitida." } });
   }
+  if (!body) throw new AppError("ERR_CAMPAIGN_FILE_REQUIRED", M.fileRequired, { fields: { file: M.fileRequired } });
   const dir = path.join(campaignDir(ctx.config.dataDir, companyId), "sms");
   await mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `upload-${randomBytes(12).toString("hex")}.csv`);

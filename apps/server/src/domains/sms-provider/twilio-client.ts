@@ -9,6 +9,16 @@ export function statusCallbackUrl(publicUrl: string, rowId: string): string {
 
 const SEND_TIMEOUT_MS = 15_000;
 
+/** Twilio answers JSON; anything else (a proxy's HTML page) becomes the error's message. */
+function parseJson(text: string): unknown {
+  if (!/^\s*[{[]/.test(text)) return { message: text.slice(0, 300) };
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return { message: `unreadable answer (${(err as Error).message}): ${text.slice(0, 200)}` };
+  }
+}
+
 /**
  * Twilio Programmable Messaging: POST {base}/2010-04-01/Accounts/{AccountSid}/Messages.json with
  * HTTP Basic auth (AccountSid:AuthToken), form-encoded To, From or MessagingServiceSid, Body and
@@ -50,12 +60,7 @@ export class TwilioClient implements SmsDriver {
       return { kind: "unknown", message: `Twilio request interrupted: ${(err as Error).message}` };
     }
     const text = await res.text().catch((err: unknown) => `unreadable answer: ${String(err)}`);
-    let body: unknown = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = { message: text.slice(0, 300) };
-    }
+    const body = parseJson(text);
     if (res.ok) {
       const sid = (body as { sid?: unknown }).sid;
       if (typeof sid === "string" && sid) return { kind: "sent", providerId: sid };
