@@ -90,7 +90,10 @@ export function loadSmsConfig(env: NodeJS.ProcessEnv, nodeEnv: Config["env"]): S
     if (!/^AC[0-9a-fA-F]{32}$/.test(t.accountSid) && nodeEnv === "production") throw new ConfigError("TWILIO_ACCOUNT_SID must be set (AC followed by 32 hex digits) when SMS_PROVIDER=twilio");
     if (!t.authToken) throw new ConfigError("TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER=twilio");
     if (!t.from && !t.messagingServiceSid) throw new ConfigError("TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID must be set when SMS_PROVIDER=twilio");
-    if (nodeEnv === "production" && !t.apiBaseUrl.startsWith("https://")) throw new ConfigError("TWILIO_API_BASE_URL must be https in production");
+    // http only to this machine (a local relay or a test double), never across a network
+    if (nodeEnv === "production" && !t.apiBaseUrl.startsWith("https://") && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(t.apiBaseUrl)) {
+      throw new ConfigError("TWILIO_API_BASE_URL must be https in production");
+    }
   }
   if (nodeEnv === "production" && provider === "sandbox" && env.ENABLE_SANDBOX !== "true") {
     throw new ConfigError("SMS_PROVIDER=sandbox sends nothing: in production it needs ENABLE_SANDBOX=true");

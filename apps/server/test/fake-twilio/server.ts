@@ -88,10 +88,11 @@ export class FakeTwilio {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    // the request's arrival: when its headers came in (its body follows in the same packet or soon after)
     const now = Date.now();
     this.arrivals.push(now);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
     const path = `/2010-04-01/Accounts/${this.o.accountSid}/Messages.json`;
     if (req.method !== "POST" || req.url !== path) return this.error(res, 404, 20404, "The requested resource was not found");
     const expected = `Basic ${Buffer.from(`${this.o.accountSid}:${this.o.authToken}`).toString("base64")}`;

@@ -30,6 +30,7 @@ interface Prepared {
   body: string;
   segments: number;
 }
+type Next = { kind: "done" } | { kind: "idle"; campaignIds: number[] } | { kind: "rows"; campaign: RunningSmsCampaign; prepared: Prepared[] };
 interface Result {
   p: Prepared;
   outcome: SmsSendOutcome;
@@ -112,42 +113,81 @@ export class SmsDispatcher {
       });
   }
 
+  /**
+   * Claims the next batch (renewing the lease and re-reading the running campaigns first) and fills
+   * its texts. Called for batch n+1 while batch n goes out, so the schedule has no gaps.
+   */
+  private async next(batchSize: number): Promise<Next> {
+    if (!(await renewSmsLease(this.ctx.sql, this.opts.ownerId, this.opts.leaseMs))) return { kind: "done" };
+    const running = await runningSmsCampaigns(this.ctx.sql);
+    if (!running.length) return { kind: "done" };
+    const now = smsClock.now();
+    const open = running.filter((c) => sendingWindowOpen(now, c.time_zone, c.start_minute, c.end_minute));
+    const claimed = await this.claimFromOne(open, batchSize);
+    if (!claimed) return { kind: "idle", campaignIds: open.map((c) => c.id) };
+    const { campaign, rows } = claimed;
+    if (rows.some((r) => r.state === "skipped")) smsNotifier(this.ctx).changed([campaign.id]);
+    const toSend = rows.filter((r) => r.state === "sending");
+    return { kind: "rows", campaign, prepared: toSend.length ? await this.prepare(campaign, toSend) : [] };
+  }
+
+  /** Rows claimed and never sent (the loop stopped, or their campaign was paused meanwhile): pending again. */
+  private async unclaim(prepared: Prepared[]): Promise<void> {
+    if (!prepared.length) return;
+    await this.ctx.sql.exec("UPDATE sms_campaign_recipients SET state = 'pending', claimed_at = NULL WHERE id = ANY($1::bigint[]) AND state = 'sending'", [
+      prepared.map((p) => p.row.id),
+    ]);
+  }
+
+  private async stillRunning(campaignId: number): Promise<boolean> {
+    return (await this.ctx.sql.maybe("SELECT 1 FROM sms_campaigns WHERE id = $1 AND status = 'RUNNING'", [campaignId])) !== null;
+  }
+
   private async loop(): Promise<void> {
     const batchSize = Math.max(1, Math.ceil(this.rate * BATCH_SECONDS));
     let recording: Promise<void> = Promise.resolve();
     const unrecorded: Promise<void>[] = [];
+    let ahead: Promise<Next> | null = null;
     try {
       while (!this.stopped) {
-        if (!(await renewSmsLease(this.ctx.sql, this.opts.ownerId, this.opts.leaseMs))) return;
-        const running = await runningSmsCampaigns(this.ctx.sql);
-        if (!running.length) return;
-        const now = smsClock.now();
-        const open = running.filter((c) => sendingWindowOpen(now, c.time_zone, c.start_minute, c.end_minute));
-        const claimed = await this.claimFromOne(open, batchSize);
-        if (!claimed) {
+        const n: Next = await (ahead ?? this.next(batchSize));
+        ahead = null;
+        if (n.kind === "done") return;
+        if (n.kind === "idle") {
           await recording;
-          await finishIfDone(this.ctx, open.map((c) => c.id));
+          await finishIfDone(this.ctx, n.campaignIds);
           this.nextSlot = 0;
           await sleep(IDLE_MS);
           continue;
         }
-        const { campaign, rows } = claimed;
-        const skipped = rows.filter((r) => r.state === "skipped");
-        if (skipped.length) smsNotifier(this.ctx).changed([campaign.id]);
-        const toSend = rows.filter((r) => r.state === "sending");
-        if (!toSend.length) continue;
-        const prepared = await this.prepare(campaign, toSend);
-        const { answers } = await this.sendBatch(campaign, prepared);
+        if (!n.prepared.length) continue;
+        // claimed while the previous batch went out: a pause or cancel since then keeps it unsent
+        if (!(await this.stillRunning(n.campaign.id))) {
+          await this.unclaim(n.prepared);
+          continue;
+        }
+        ahead = this.next(batchSize);
+        const campaignId = n.campaign.id;
+        const { answers } = await this.sendBatch(n.campaign, n.prepared);
+        // backpressure: at most MAX_UNRECORDED batches (a second of sending) wait to be recorded
         recording = recording.then(() =>
           answers
-            .then((r) => this.record(campaign.id, r))
-            .catch((err: unknown) => this.ctx.log.error({ err, smsCampaignId: campaign.id }, "sms batch answers could not be recorded; the rows wait for their receipts")),
+            .then((r) => this.record(campaignId, r))
+            .catch((err: unknown) => this.ctx.log.error({ err, smsCampaignId: campaignId }, "sms batch answers could not be recorded; the rows wait for their receipts")),
         );
         unrecorded.push(recording);
         if (unrecorded.length > MAX_UNRECORDED) await unrecorded.shift();
       }
     } finally {
       await recording;
+      if (ahead) {
+        const left = await (ahead as Promise<Next>).catch((err: unknown) => {
+          // a failed claim took no rows (its transaction rolled back)
+          this.ctx.log.warn({ err }, "sms claim ahead failed while the loop stopped");
+          return null;
+        });
+        if (left?.kind === "rows") await this.unclaim(left.prepared);
+      }
     }
   }
 
@@ -182,16 +222,22 @@ export class SmsDispatcher {
   /** Waits for the next send slot: never before t0 + i/rate, nor within a second of the send `rate` places earlier. */
   private async slot(): Promise<void> {
     const rate = this.rate;
-    const now = Date.now();
-    if (this.nextSlot < now - 1000) this.nextSlot = now;
-    let at = Math.max(this.nextSlot, now);
+    const interval = 1000 / rate;
+    // the schedule: slot i at t0 + i/rate. Idle for over a second, it restarts now; a shorter delay (a
+    // claim, a lease renewal, a slow timer) is made up by sending at up to twice the pace until back on
+    // it — never in a burst, which the provider's own one-second count (with network jitter) could see
+    // as over the rate — and never more than `rate` starts in any one-second window.
+    if (this.nextSlot < Date.now() - 1000) this.nextSlot = Date.now();
+    const planned = this.nextSlot;
+    const last = this.starts.at(-1);
+    let at = last === undefined ? planned : Math.max(planned, last + interval / 2);
     if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
     while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
     const started = Date.now();
     smsSendStarts.observe?.(started);
     this.starts.push(started);
     if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
-    this.nextSlot = Math.max(at, this.nextSlot) + 1000 / rate;
+    this.nextSlot = planned + interval;
   }
 
   /** Sends each row at its slot; resolves once the last request has gone out, with the promise of every answer. */

@@ -60,3 +60,28 @@ export async function readySms(app: TestApp, token: string, w: SmsWorld, csv: st
   if (up.status !== 200) throw new Error(JSON.stringify(up.body));
   return waitSms(app, token, created.body.id);
 }
+
+/**
+ * A READY campaign of `total` pending rows written straight to the database (phones
+ * 55119<8 digits from `firstPhone`>), for the rate, crash and bench runs that need thousands of rows fast.
+ */
+export async function buildSmsCampaign(sql: TestApp["sql"], o: { companyId: number; total: number; firstPhone?: number; content?: string }) {
+  const cc = await sql.one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, $2) RETURNING id", [o.companyId, `Bench ${++seq}`]);
+  const tpl = await sql.one<{ id: number }>("INSERT INTO sms_templates (company_id, title, content) VALUES ($1, $2, $3) RETURNING id", [
+    o.companyId,
+    `Bench ${seq}`,
+    o.content ?? "Olá {{nome}}, sua fatura vence amanhã.",
+  ]);
+  const c = await sql.one<{ id: number }>(
+    `INSERT INTO sms_campaigns (company_id, title, status, cost_center_id, template_id, template_content, matrix_variables, file_name)
+     SELECT $1, 'Bench', 'READY', $2, t.id, t.content, '[{"template_variable":"nome","file_index":3}]', 'bench.csv' FROM sms_templates t WHERE t.id = $3 RETURNING id`,
+    [o.companyId, cc.id, tpl.id],
+  );
+  await sql.exec(
+    `INSERT INTO sms_campaign_recipients (company_id, campaign_id, row_number, phone, variables, state)
+     SELECT $1, $2, g, '55119' || lpad(($4 + g)::text, 8, '0'), ARRAY['', '', '', 'Cliente ' || g], 'pending' FROM generate_series(1, $3) AS g`,
+    [o.companyId, c.id, o.total, o.firstPhone ?? 10_000_000],
+  );
+  await sql.exec("UPDATE sms_campaigns SET count_total = $2 WHERE id = $1", [c.id, o.total]);
+  return c.id;
+}
