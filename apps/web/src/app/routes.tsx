@@ -34,6 +34,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/new-campaign", page: lazy(() => import("../features/campaigns/new-campaign-page")) },
   { path: "/templates", page: lazy(() => import("../features/templates/page")) },
   { path: "/cost-centers", page: lazy(() => import("../features/cost-centers/page")) },
+  { path: "/sms-sandbox", page: lazy(() => import("../features/sms-sandbox/page")) },
   { path: "/keywords", page: lazy(() => import("../features/keywords/page")) },
   { path: "/users", page: lazy(() => import("../features/users/page")) },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")) },

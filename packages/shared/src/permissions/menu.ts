@@ -48,6 +48,8 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/new-campaign": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/templates": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
+  // the SMS sandbox provider's messages (and the phone's replies): campaign operators
+  "/sms-sandbox": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/keywords": { minProfile: "supervisor" },
   "/users": { minProfile: "admin", deniedNotice: true },
   "/chats": { planFlag: "useInternalChat" },
@@ -105,6 +107,7 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/templates", key: "templates", section: "campaigns" },
   { path: "/connectionsMeta", key: "numbers", section: "campaigns" },
   { path: "/cost-centers", key: "costCenters", section: "campaigns" },
+  { path: "/sms-sandbox", key: "smsSandbox", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

@@ -188,6 +188,7 @@ export const smsSandboxMessage = z.object({
 });
 export type SmsSandboxMessage = z.infer<typeof smsSandboxMessage>;
 export const smsSandboxPage = z.object({ results: z.array(smsSandboxMessage), count: z.number() });
+export type SmsSandboxPage = z.infer<typeof smsSandboxPage>;
 export const smsSandboxQuery = z.object({ page: z.coerce.number().int().min(1).max(1_000_000).default(1) });
 export const smsSandboxReplyInput = z.object({ text: z.string().trim().min(1, "Required").max(1600) });
 export const smsSandboxReplyResult = z.object({ optedOut: z.boolean() });
@@ -197,3 +198,15 @@ export interface SmsCampaignEvent {
   action: "create" | "update";
   campaign: SmsCampaign;
 }
+
+/** GET /api/sms/campaign-templates/: the SMS templates a campaign may use, with their variables and segment count. */
+export const smsCampaignTemplate = z.object({
+  id: z.number(),
+  title: z.string(),
+  content: z.string(),
+  variables: z.array(z.string()),
+  encoding: z.enum(["GSM-7", "UCS-2"]),
+  segments: z.number(),
+});
+export type SmsCampaignTemplate = z.infer<typeof smsCampaignTemplate>;
+export const smsCampaignTemplatesQuery = z.object({ title: z.string().max(200).optional() });

@@ -1,4 +1,4 @@
-import { BR_DATE, zonedLocalToDate, type smsReportQuery } from "@atende/shared";
+import { BR_DATE, countSmsSegments, smsTemplateVariables, zonedLocalToDate, type smsReportQuery } from "@atende/shared";
 import type { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -29,4 +29,17 @@ export async function smsReport(ctx: AppContext, companyId: number, q: z.output<
   });
   const now = new Date();
   return { results: rows.map((r) => presentSmsCampaign(r, now)), count };
+}
+
+/** The company's SMS templates for the campaign form (title contains `title`), newest first, at most 200. */
+export async function listCampaignTemplates(ctx: AppContext, companyId: number, title: string) {
+  const rows = await ctx.sql.many<{ id: number; title: string; content: string }>(
+    `SELECT id, title, content FROM sms_templates WHERE company_id = $1 AND ($2 = '' OR title ILIKE '%' || $2 || '%')
+      ORDER BY modified_at DESC, id DESC LIMIT 200`,
+    [companyId, title.trim()],
+  );
+  return rows.map((r) => {
+    const s = countSmsSegments(r.content);
+    return { id: r.id, title: r.title, content: r.content, variables: smsTemplateVariables(r.content), encoding: s.encoding, segments: s.segments };
+  });
 }

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import { idParam, smsCampaign, smsCampaignCreateInput, smsReportPage, smsReportQuery, successResponse } from "@atende/shared";
+import { z } from "zod";
+import { idParam, smsCampaign, smsCampaignTemplate, smsCampaignTemplatesQuery, smsCampaignCreateInput, smsReportPage, smsReportQuery, successResponse } from "@atende/shared";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Domain } from "../../core/domain.js";
 import { smsDriverFor } from "../sms-provider/index.js";
@@ -9,7 +10,7 @@ import { createSmsCampaign, getSmsCampaign } from "./create-campaign.js";
 import { SmsDispatcher } from "./dispatcher.js";
 import { smsNotifier } from "./events.js";
 import { smsDispatchOptions, type SmsDispatchOptions } from "./options.js";
-import { smsReport } from "./report.js";
+import { listCampaignTemplates, smsReport } from "./report.js";
 import { runSmsScheduledStart, SMS_SCHEDULED_START_JOB, smsScheduledStartPayload } from "./schedule.js";
 import { receiveSmsCampaignFile } from "./upload.js";
 import type { SmsDriver } from "../sms-provider/driver.js";
@@ -39,6 +40,10 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
       smsNotifier(ctx).stop();
     });
 
+    // the form's lookup: templates with their {{variables}} and segment count (the template CRUD is the templates domain's)
+    api.get("/sms/campaign-templates/", { config: gate, schema: { querystring: smsCampaignTemplatesQuery, response: { 200: z.array(smsCampaignTemplate) } } }, async (request) =>
+      listCampaignTemplates(ctx, request.actor.companyId, request.query.title ?? ""),
+    );
     api.get("/sms/report/", { config: gate, schema: { querystring: smsReportQuery, response: { 200: smsReportPage } } }, async (request) =>
       smsReport(ctx, request.actor.companyId, request.query),
     );
