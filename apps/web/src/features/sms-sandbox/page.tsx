@@ -16,6 +16,8 @@ import { fetchSandboxMessages, replyToSandboxMessage, smsSandboxKeys } from "./a
 const PAGE_SIZE = 40;
 /** The sandbox's receipts arrive within seconds: the page reads again every 3 s. */
 const REFRESH_MS = 3000;
+/** At phone width the number goes above the text (the table keeps text, status and reply). */
+const NARROW_HIDDEN = { display: { xs: "none", sm: "table-cell" } } as const;
 const COLORS: Record<string, "default" | "info" | "success" | "error"> = { queued: "info", delivered: "success", undelivered: "error" };
 
 /**
@@ -61,7 +63,7 @@ export default function SmsSandboxPage() {
         <Table size="small" aria-label={t("smsSandbox.title")}>
           <TableHead>
             <TableRow>
-              <TableCell>{t("smsSandbox.columns.to")}</TableCell>
+              <TableCell sx={NARROW_HIDDEN}>{t("smsSandbox.columns.to")}</TableCell>
               <TableCell>{t("smsSandbox.columns.text")}</TableCell>
               <TableCell align="right" sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("smsSandbox.columns.segments")}</TableCell>
               <TableCell>{t("smsSandbox.columns.status")}</TableCell>
@@ -72,8 +74,11 @@ export default function SmsSandboxPage() {
           <TableBody>
             {list.data?.results.map((m) => (
               <TableRow key={m.id} data-testid={`sms-sandbox-${m.to}`}>
-                <TableCell sx={{ whiteSpace: "nowrap" }}>+{m.to}</TableCell>
-                <TableCell sx={{ wordBreak: "break-word", minWidth: 160 }}>
+                <TableCell sx={{ ...NARROW_HIDDEN, whiteSpace: "nowrap" }}>+{m.to}</TableCell>
+                <TableCell sx={{ wordBreak: "break-word", minWidth: 150 }}>
+                  <Typography variant="caption" color="text.secondary" sx={{ display: { xs: "block", sm: "none" } }}>
+                    +{m.to}
+                  </Typography>
                   {m.body}
                   {m.reply && (
                     <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }}>

@@ -41,9 +41,8 @@ export function SmsRowAction({ c, timeZone, busy, onAction }: Props) {
           ? button(t("campaigns.sms.actions.scheduled", { when: c.schedule_date ? formatInZone(c.schedule_date, timeZone) : "" }), <ScheduleIcon fontSize="small" />, null)
           : kind === "disabled"
             ? button(t("campaigns.sms.actions.analyzing"), <HourglassEmptyIcon fontSize="small" />, null)
-            : kind === "trigger"
-              ? button(t("campaigns.sms.actions.trigger"), <SendIcon fontSize="small" />, "trigger", "primary")
-              : null;
+            : // "otherwise trigger" (spec §4); disabled where nothing is left to send (finished, cancelled, error)
+              button(t("campaigns.sms.actions.trigger"), <SendIcon fontSize="small" />, kind === "trigger" ? "trigger" : null, "primary");
   return (
     <>
       {main}
