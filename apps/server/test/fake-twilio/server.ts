@@ -26,6 +26,8 @@ export interface FakeTwilioOptions {
   maxPerSecond?: number;
   /** Delay before the status callbacks (ms); null: send none. */
   callbackDelayMs?: number | null;
+  /** Only the final status (delivered/undelivered), not `sent` first: halves the callbacks of a bench. */
+  finalStatusOnly?: boolean;
 }
 
 /** What a test can make the fake do with a message to `To` (+E.164). */
@@ -167,7 +169,7 @@ export class FakeTwilio {
     };
     const p = (async () => {
       await new Promise((r) => setTimeout(r, this.o.callbackDelayMs ?? 20));
-      await post("sent");
+      if (!this.o.finalStatusOnly) await post("sent");
       await post(errorCode ? "undelivered" : "delivered");
     })().catch((err: unknown) => void this.callbackFailures.push(`${msg.sid}: ${String(err)}`));
     this.pendingCallbacks.add(p);
