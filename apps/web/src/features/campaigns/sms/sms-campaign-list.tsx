@@ -17,6 +17,7 @@ import { ApiError } from "../../../lib/api";
 import { campaignKeys, fetchAllCostCenters, type CampaignFilters } from "../api/campaigns";
 import { WIDE, XWIDE } from "../components/campaign-row";
 import { cancelSmsCampaign, fetchSmsReport, pauseSmsCampaign, resumeSmsCampaign, smsKeys, SMS_PAGE_SIZE, triggerSmsCampaign } from "./api";
+import { smsDeliveryPercent } from "./delivery-percent";
 import { SmsRowAction, type SmsAction } from "./sms-row-action";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
@@ -33,8 +34,6 @@ const COLORS: Record<string, "default" | "primary" | "secondary" | "error" | "in
 };
 const statusKey = (s: string) => `campaigns.sms.status.${(SMS_CAMPAIGN_STATUSES as readonly string[]).includes(s) ? s : "unknown"}`;
 
-/** Spec §9: SMS delivery % = delivered / triggered, two decimals. */
-export const smsDeliveryPercent = (c: Pick<SmsCampaign, "delivered" | "triggered">) => (c.triggered > 0 ? ((c.delivered / c.triggered) * 100).toFixed(2) : "0.00");
 
 /** The SMS tab of /campaigns (spec 3 §2, §4): filters, 40 a page, status labels, row actions, 30 s refresh and live events. */
 export function SmsCampaignList() {
