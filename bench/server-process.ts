@@ -16,7 +16,8 @@ export interface ServerProcess {
  * benchmark's client never shares its event loop or memory. Resolves once /api/health answers.
  */
 export async function startServerProcess(o: { databaseUrl: string; dataDir: string; env?: Record<string, string> }): Promise<ServerProcess> {
-  const port = await freePort();
+  // a PORT of the caller's (a server whose PUBLIC_URL must name its own address) is kept
+  const port = o.env?.PORT ? Number(o.env.PORT) : await freePort();
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server alone
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, await ensureServerBuild()], {

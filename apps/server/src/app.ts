@@ -19,6 +19,7 @@ import { TokenService } from "./core/tokens.js";
 import { Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
+import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -70,6 +71,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     },
     { prefix: "/api" },
   );
+  // the SMS campaigns' short links: {PUBLIC_URL}/s/<code>, public, outside /api
+  registerShortLinkRoute(app, ctx);
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
   if (existsSync(path.join(webDist, "index.html"))) {

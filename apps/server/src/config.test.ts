@@ -62,3 +62,24 @@ describe("Graph API base URL (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION)", () 
     expect(() => loadConfig({ ...T, WHATSAPP_GRAPH_VERSION: "23" })).toThrow(ConfigError);
   });
 });
+
+describe("SMS settings", () => {
+  const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40) };
+  const twilio = { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: `AC${"a".repeat(32)}`, TWILIO_AUTH_TOKEN: "t", TWILIO_FROM: "+15005550006" };
+  it("uses the sandbox outside production and is off in production unless a provider is chosen", () => {
+    expect(loadConfig({ NODE_ENV: "development" }).sms.provider).toBe("sandbox");
+    expect(loadConfig(prod).sms.provider).toBe("off");
+    expect(loadConfig({ ...prod, ENABLE_SANDBOX: "true" }).sms.provider).toBe("sandbox");
+    expect(loadConfig({ ...prod, ...twilio }).sms).toMatchObject({ provider: "twilio", ratePerSecond: 10, twilio: { apiBaseUrl: "https://api.twilio.com" } });
+  });
+  it("refuses unsafe or incomplete settings in production", () => {
+    expect(() => loadConfig({ ...prod, SMS_PROVIDER: "sandbox" })).toThrow(/ENABLE_SANDBOX/);
+    expect(() => loadConfig({ ...prod, ...twilio, TWILIO_AUTH_TOKEN: "" })).toThrow(/TWILIO_AUTH_TOKEN/);
+    expect(() => loadConfig({ ...prod, ...twilio, TWILIO_FROM: "" })).toThrow(/TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID/);
+    expect(() => loadConfig({ ...prod, ...twilio, TWILIO_ACCOUNT_SID: "x" })).toThrow(/TWILIO_ACCOUNT_SID/);
+    expect(() => loadConfig({ ...prod, ...twilio, TWILIO_API_BASE_URL: "http://api.example.com" })).toThrow(/https/);
+    expect(() => loadConfig({ ...prod, SMS_PROVIDER: "nexmo" })).toThrow(/SMS_PROVIDER/);
+    expect(() => loadConfig({ ...prod, ...twilio, SMS_RATE_PER_SECOND: "0" })).toThrow(/SMS_RATE_PER_SECOND/);
+    expect(() => loadConfig({ NODE_ENV: "development", SMS_SANDBOX_FAILURE_RATE: "2" })).toThrow(/SMS_SANDBOX_FAILURE_RATE/);
+  });
+});

@@ -42,6 +42,66 @@ export interface Config {
   allowEmbeddedDatabase: boolean;
   /** The PSP of the subscription checkout (PIX_* variables, domains/billing/pix/config.ts). */
   pix: PixConfig;
+  /** SMS campaigns' provider (docs/settings.md "SMS"). */
+  sms: SmsConfig;
+}
+
+export interface SmsConfig {
+  /**
+   * SMS_PROVIDER: sandbox (the default outside production) or twilio. Production without it has
+   * "off" (campaigns can be prepared, not triggered) unless ENABLE_SANDBOX=true gives the sandbox.
+   */
+  provider: "sandbox" | "twilio" | "off";
+  /** SMS_RATE_PER_SECOND: messages per second the account may send (default 10), never exceeded in any one-second window. */
+  ratePerSecond: number;
+  /** SMS_SANDBOX_FAILURE_RATE: share of sandbox messages that end undelivered (0-1, default 0.05). */
+  sandboxFailureRate: number;
+  /** SMS_SANDBOX_RECEIPT_MS: delay of the sandbox's delivery receipt (default 1500). */
+  sandboxReceiptMs: number;
+  twilio: {
+    accountSid: string;
+    authToken: string;
+    from: string;
+    messagingServiceSid: string;
+    /** TWILIO_API_BASE_URL, default https://api.twilio.com. */
+    apiBaseUrl: string;
+  };
+}
+
+export function loadSmsConfig(env: NodeJS.ProcessEnv, nodeEnv: Config["env"]): SmsConfig {
+  const provider = env.SMS_PROVIDER || (nodeEnv !== "production" || env.ENABLE_SANDBOX === "true" ? "sandbox" : "off");
+  if (provider !== "sandbox" && provider !== "twilio" && provider !== "off") throw new ConfigError(`SMS_PROVIDER must be sandbox, twilio or off (got "${provider}")`);
+  const rate = Number(env.SMS_RATE_PER_SECOND ?? 10);
+  if (!Number.isInteger(rate) || rate < 1 || rate > 10000) throw new ConfigError("SMS_RATE_PER_SECOND must be a whole number from 1 to 10000");
+  const failure = Number(env.SMS_SANDBOX_FAILURE_RATE ?? 0.05);
+  if (!(failure >= 0 && failure <= 1)) throw new ConfigError("SMS_SANDBOX_FAILURE_RATE must be between 0 and 1");
+  const sms: SmsConfig = {
+    provider,
+    ratePerSecond: rate,
+    sandboxFailureRate: failure,
+    sandboxReceiptMs: Math.max(0, Number(env.SMS_SANDBOX_RECEIPT_MS ?? 1500) || 0),
+    twilio: {
+      accountSid: env.TWILIO_ACCOUNT_SID ?? "",
+      authToken: env.TWILIO_AUTH_TOKEN ?? "",
+      from: env.TWILIO_FROM ?? "",
+      messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID ?? "",
+      apiBaseUrl: (env.TWILIO_API_BASE_URL || "https://api.twilio.com").replace(/\/+$/, ""),
+    },
+  };
+  if (provider === "twilio") {
+    const t = sms.twilio;
+    if (!/^AC[0-9a-fA-F]{32}$/.test(t.accountSid) && nodeEnv === "production") throw new ConfigError("TWILIO_ACCOUNT_SID must be set (AC followed by 32 hex digits) when SMS_PROVIDER=twilio");
+    if (!t.authToken) throw new ConfigError("TWILIO_AUTH_TOKEN must be set when SMS_PROVIDER=twilio");
+    if (!t.from && !t.messagingServiceSid) throw new ConfigError("TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID must be set when SMS_PROVIDER=twilio");
+    // http only to this machine (a local relay or a test double), never across a network
+    if (nodeEnv === "production" && !t.apiBaseUrl.startsWith("https://") && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(t.apiBaseUrl)) {
+      throw new ConfigError("TWILIO_API_BASE_URL must be https in production");
+    }
+  }
+  if (nodeEnv === "production" && provider === "sandbox" && env.ENABLE_SANDBOX !== "true") {
+    throw new ConfigError("SMS_PROVIDER=sandbox sends nothing: in production it needs ENABLE_SANDBOX=true");
+  }
+  return sms;
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enableSandbox: nodeEnv !== "production" || env.ENABLE_SANDBOX === "true",
     allowEmbeddedDatabase: env.ALLOW_EMBEDDED_DATABASE === "true",
     pix: pixConfigOf(env, nodeEnv === "production"),
+    sms: loadSmsConfig(env, nodeEnv),
   };
   if (config.env === "production") {
     if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {

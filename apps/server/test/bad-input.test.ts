@@ -91,6 +91,39 @@ describe("bad input on the SMS and e-mail templates and the e-mail tool", () => 
   });
 });
 
+describe("bad input on the SMS campaigns", () => {
+  it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
+    const admin = (await buildTenant(app)).admin.token;
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/sms/report/?page=x"],
+      ["GET", "/api/sms/report/?page_size=1000"],
+      ["GET", "/api/sms/report/?start_date=2026-01-01"],
+      ["GET", "/api/sms/report/?end_date=31/02/2026"],
+      ["GET", "/api/sms/report/?status=NOPE"],
+      ["GET", "/api/sms/report/?cost_center_id=99999999999"],
+      ["POST", "/api/sms/campaigns/", { title: ["x"] }],
+      ["POST", "/api/sms/campaigns/", { cost_center_id: "abc" }],
+      ["POST", "/api/sms/campaigns/", { tags: "vip" }],
+      ["POST", "/api/sms/campaigns/", { matrix_variables: [{ template_variable: "", file_index: 3 }] }],
+      ["POST", "/api/sms/campaigns/", { start_hour: { h: 1 } }],
+      ["PATCH", "/api/sms/campaigns/1.5/pause/"],
+      ["POST", "/api/sms/sandbox/messages/1/reply/", { text: "" }],
+      ["GET", "/api/sms/sandbox/messages/?page=0"],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+    // the upload of a campaign that does not exist, with any type of body
+    const put = await app.app.inject({ method: "PUT", url: "/api/sms/campaigns/99999/file/", payload: "x", headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" } });
+    expect(put.statusCode).toBe(404);
+    // Twilio's webhooks: junk without a signature is refused, never a 500
+    const hook = await app.app.inject({ method: "POST", url: "/api/webhooks/sms/twilio/status?row=abc", payload: "%%%=&&", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(hook.statusCode).toBe(403);
+  });
+});
+
 describe("bad input on the AI prompts", () => {
   it("answers a super user's junk ids and bodies with a 400/404 catalogue error", async () => {
     const t = await buildTenant(app);

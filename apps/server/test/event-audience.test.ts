@@ -323,6 +323,21 @@ describe("campaign events reach the company's supervisors and administrators", (
   });
 });
 
+describe("SMS campaign events reach the company's supervisors and administrators", () => {
+  it("sms-campaign-created, then sms-campaign-updated on a status change", async () => {
+    const costCenter = await app.sql.one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Centro SMS') RETURNING id", [t.companyId]);
+    const template = await app.sql.one<{ id: number }>("INSERT INTO sms_templates (company_id, title, content) VALUES ($1, 'Aviso', 'Olá') RETURNING id", [t.companyId]);
+    const res = await app.api("POST", "/api/sms/campaigns/", { token: tokens.supervisor, body: { title: "SMS", cost_center_id: costCenter.id, template: template.id, filename: "a.csv" } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as number;
+    const match = (p: Record<string, unknown>) => (p.campaign as { id?: number } | undefined)?.id === id;
+    expect(await receivers("sms-campaign-created", ["admin", "supervisor", "supervisorB"], match)).toEqual(["admin", "supervisor", "supervisorB"]);
+    expect((await app.api("POST", `/api/sms/campaigns/${id}/cancel/`, { token: tokens.supervisor })).statusCode).toBe(200);
+    expect(await receivers("sms-campaign-updated", ["admin", "supervisor", "supervisorB"], match)).toEqual(["admin", "supervisor", "supervisorB"]);
+    expect(clients.find((c) => c.name === "foreign")!.events.some((e) => e.channel.includes("sms-campaign"))).toBe(false);
+  });
+});
+
 describe("auth", () => {
   it("a new login reaches only that user's sockets", async () => {
     const u = await app.sql.one<{ email: string }>("SELECT email FROM users WHERE id = $1", [ids.userB]);

@@ -40,9 +40,11 @@ const A = {} as {
   smsTemplateId: number;
   emailTemplateId: number;
   pixTxid: string;
+  smsCampaignId: number;
+  smsSandboxMessageId: number;
 };
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 interface RouteCase {
   /** The value of each path parameter: one of company A's ids. */
   params: Record<string, () => string | number>;
@@ -156,6 +158,13 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/sms/templates/:id": { params: { id: id("smsTemplateId") }, body: { PUT: () => ({ title: "Hijacked", content: "Hijacked" }) } },
   "/api/email/templates/:id": { params: { id: id("emailTemplateId") }, body: { PUT: () => ({ title: "Hijacked", subject: "Hijacked", content: "<p>Hijacked</p>" }) } },
   "/api/sandbox-businesses/:id/failure-rate": { params: { id: id("sandboxBusinessId") }, body: { PUT: () => ({ failureRate: 0.9 }) } },
+  "/api/sms/campaigns/:id/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/campaigns/:id/pause/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/campaigns/:id/resume/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/campaigns/:id/trigger/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/campaigns/:id/cancel/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/campaigns/:id/file/": { params: { id: id("smsCampaignId") } },
+  "/api/sms/sandbox/messages/:id/reply/": { params: { id: id("smsSandboxMessageId") }, body: { POST: () => ({ text: "SAIR" }) } },
 };
 
 /**
@@ -291,6 +300,16 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone) VALUES ($1, $2, 1, '5511900000010')",
     [c, A.campaignId],
   );
+  const smsTemplateId = (await one<{ id: number }>("INSERT INTO sms_templates (company_id, title, content) VALUES ($1, 'Aviso A', 'Olá') RETURNING id", [c])).id;
+  A.smsCampaignId = (await one<{ id: number }>(
+    "INSERT INTO sms_campaigns (company_id, title, status, cost_center_id, template_id, template_content, file_name) VALUES ($1, 'SMS A', 'READY', $2, $3, 'Olá', 'a.csv') RETURNING id",
+    [c, A.costCenterId, smsTemplateId],
+  )).id;
+  await app.sql.exec("INSERT INTO sms_campaign_recipients (company_id, campaign_id, row_number, phone, state) VALUES ($1, $2, 1, '5511900000011', 'sent')", [c, A.smsCampaignId]);
+  A.smsSandboxMessageId = (await one<{ id: number }>(
+    "INSERT INTO sms_sandbox_messages (company_id, sid, to_number, body, segments, status, outcome) VALUES ($1, 'SMa', '5511900000011', 'Olá', 1, 'delivered', 'delivered') RETURNING id",
+    [c],
+  )).id;
   A.sandboxBusinessId = (await one<{ id: number }>(
     "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', 's', 's', 's', true) RETURNING id",
     [c],
@@ -333,6 +352,11 @@ const COMPANY_TABLES = [
   "pix_charges",
   "pix_payments",
   "invoice_reminders",
+  "sms_campaigns",
+  "sms_campaign_recipients",
+  "sms_sandbox_messages",
+  "sms_short_links",
+  "opt_outs",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

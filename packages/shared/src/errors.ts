@@ -117,6 +117,16 @@ export const ERROR_STATUS = {
   ERR_PIX_UNAVAILABLE: 503,
   ERR_PIX_CHARGE_NOT_FOUND: 404,
   ERR_PIX_CHARGE_NOT_PAYABLE: 409,
+  // SMS campaigns (domains/sms-campaigns): spec 3 §5 SMS rules, the file upload, the status machine,
+  // the provider's webhooks
+  ERR_SMS_TEMPLATE_REQUIRED: 400,
+  ERR_SMS_HOURS_INVALID: 400,
+  ERR_SMS_MATRIX_INVALID: 400,
+  ERR_SMS_CAMPAIGN_NOT_FOUND: 404,
+  ERR_SMS_CAMPAIGN_FILE_RECEIVED: 409,
+  ERR_SMS_CAMPAIGN_STATUS: 409,
+  ERR_SMS_SIGNATURE: 403,
+  ERR_SMS_SANDBOX_OFF: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,6 +18,9 @@ export const channel = {
   campaignCreated: (companyId: number) => `company-${companyId}-campaign-created`,
   /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
   campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
+  /** SMS campaigns (list and report rows, `SmsCampaignEvent`), for supervisors and admins. */
+  smsCampaignCreated: (companyId: number) => `company-${companyId}-sms-campaign-created`,
+  smsCampaignUpdated: (companyId: number) => `company-${companyId}-sms-campaign-updated`,
   announcement: () => "company-announcement",
   /** AI prompts (spec 3 §7): the company's sockets, `{ action, prompt }` or `{ action: "delete", promptId }`. */
   prompt: (companyId: number) => `company-${companyId}-prompt`,

@@ -40,6 +40,8 @@ import { queueIntegrationsRoutes } from "./queue-integrations/routes.js";
 import { messageTemplatesRoutes } from "./message-templates/routes.js";
 import { emailToolRoutes } from "./email-tool/routes.js";
 import { billingRoutes } from "./billing/routes.js";
+import { smsCampaignsRoutes } from "./sms-campaigns/routes.js";
+import { smsProviderRoutes } from "./sms-provider/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -84,4 +86,6 @@ export const domains: Domain[] = [
   messageTemplatesRoutes,
   emailToolRoutes,
   billingRoutes,
+  smsCampaignsRoutes,
+  smsProviderRoutes,
 ];

@@ -43,6 +43,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/users", page: lazy(() => import("../features/users/page")), texts: ["users"] },
   { path: "/Email", page: lazy(() => import("../features/email-tool/send-page")), texts: ["email-tool"] },
   { path: "/EmailLis", page: lazy(() => import("../features/email-tool/sent-list-page")), texts: ["email-tool"] },
+  { path: "/sms-sandbox", page: lazy(() => import("../features/sms-sandbox/page")), texts: ["sms-sandbox"] },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")), texts: ["chats"] },
   // the built-in sandbox PSP's pay page (stands for the payer's bank app; development and demos)
   { path: "/pix-sandbox/:txid", page: lazy(() => import("../features/subscription/pix-sandbox-page")), bare: true, texts: ["subscription"] },

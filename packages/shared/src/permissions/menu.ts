@@ -48,6 +48,8 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/new-campaign": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/templates": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
+  // the SMS sandbox provider's messages (and the phone's replies): campaign operators
+  "/sms-sandbox": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/keywords": { minProfile: "supervisor" },
   // the simple e-mail tool (spec 3 §2): supervisors and administrators, in the 'Disparos' block
   "/Email": { minProfile: "supervisor", planFlag: "useCampaigns" },
@@ -110,6 +112,7 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/cost-centers", key: "costCenters", section: "campaigns" },
   { path: "/Email", key: "emailTool", section: "campaigns" },
   { path: "/EmailLis", key: "sentEmails", section: "campaigns" },
+  { path: "/sms-sandbox", key: "smsSandbox", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

@@ -33,3 +33,4 @@ export * from "./queue-integrations.js";
 export * from "./message-templates.js";
 export * from "./email-tool.js";
 export * from "./billing.js";
+export * from "./sms-campaigns.js";

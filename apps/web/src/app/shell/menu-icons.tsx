@@ -25,6 +25,7 @@ import PeopleAlt from "@mui/icons-material/PeopleAlt";
 import PhoneAndroid from "@mui/icons-material/PhoneAndroid";
 import Psychology from "@mui/icons-material/Psychology";
 import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
+import Sms from "@mui/icons-material/Sms";
 import SyncAlt from "@mui/icons-material/SyncAlt";
 import ViewKanban from "@mui/icons-material/ViewKanban";
 import WhatsApp from "@mui/icons-material/WhatsApp";
@@ -50,6 +51,7 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   costCenters: AccountBalance,
   emailTool: ForwardToInbox,
   sentEmails: MarkEmailRead,
+  smsSandbox: Sms,
   keywords: Block,
   users: PeopleAlt,
   queues: AccountTree,

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
@@ -15,6 +15,7 @@ import { toast } from "../../lib/toast";
 import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBots, fetchBusinesses, fetchPhones, fetchQueues, fetchTemplates } from "./api/campaigns";
 import { countLines, sampleCsv } from "./components/count-lines";
 import { SummaryDialog, type CampaignSummary } from "./components/summary-dialog";
+import { SmsCampaignForm } from "./sms/sms-campaign-form";
 
 /** Spec §9: form submit is delayed about 400 ms. */
 const SUBMIT_DELAY_MS = 400;
@@ -48,6 +49,8 @@ export default function NewCampaignPage() {
   const [summary, setSummary] = useState<CampaignSummary | null>(null);
   const [reviewing, setReviewing] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const channelKind = params.get("channel") === "sms" ? "sms" : "whatsapp";
 
   const bm = Number(businessId);
   const costCenters = useQuery({ queryKey: campaignKeys.costCenters, queryFn: ({ signal }) => fetchAllCostCenters(signal) });
@@ -176,15 +179,22 @@ export default function NewCampaignPage() {
     URL.revokeObjectURL(url);
   }
 
+  const channelSelect = (
+    <TextField select label={t("campaigns.channel")} value={channelKind} onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
+      slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}>
+      <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
+      <MenuItem value="sms">{t("campaigns.channels.sms")}</MenuItem>
+    </TextField>
+  );
+  if (channelKind === "sms") return <SmsCampaignForm channelSelect={channelSelect} />;
+
   return (
     <>
       <PageHeading title={t("campaigns.form.title")} />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 860 }} component="form" noValidate onSubmit={(e: FormEvent) => void review(e)} aria-busy={loading}>
         {loading && <LinearProgress sx={{ mb: 2 }} data-testid="form-loading" />}
         <Stack spacing={2.5}>
-          <TextField select label={t("campaigns.channel")} value="whatsapp" disabled={loading}>
-            <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
-          </TextField>
+          {channelSelect}
           <Box>
             <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap" }}>
               <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} disabled={loading}>

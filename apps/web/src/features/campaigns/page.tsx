@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Box,
@@ -33,6 +33,7 @@ import { CampaignRow, WIDE, XWIDE } from "./components/campaign-row";
 import { CampaignCalendar } from "./components/campaign-calendar";
 import { RecipientsDialog } from "./components/recipients-dialog";
 import { useCampaignLive } from "./components/use-campaign-live";
+import { SmsCampaignList } from "./sms/sms-campaign-list";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
 /** Spec §9: campaign lists refresh every 30 s. */
@@ -46,6 +47,8 @@ export default function CampaignsPage() {
   const timeZone = useCompanyTimeZone();
   const queryClient = useQueryClient();
   const [view, setView] = useState<"list" | "calendar">("list");
+  const [params, setParams] = useSearchParams();
+  const channelKind = params.get("channel") === "sms" ? "sms" : "whatsapp";
   const [filters, setFilters] = useState<CampaignFilters>(EMPTY);
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState<number | null>(null);
@@ -108,19 +111,25 @@ export default function CampaignsPage() {
   return (
     <>
       <PageHeading title={t("campaigns.title")}>
-        <TextField select size="small" label={t("campaigns.channel")} value="whatsapp" sx={{ minWidth: 140 }}>
+        <TextField select size="small" label={t("campaigns.channel")} value={channelKind} sx={{ minWidth: 140 }}
+          onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })} slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}>
           <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
+          <MenuItem value="sms">{t("campaigns.channels.sms")}</MenuItem>
         </TextField>
-        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: "list" | "calendar" | null) => v && setView(v)}>
-          <ToggleButton value="list">{t("campaigns.views.list")}</ToggleButton>
-          <ToggleButton value="calendar">{t("campaigns.views.calendar")}</ToggleButton>
-        </ToggleButtonGroup>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => void navigate("/new-campaign")}>
+        {channelKind === "whatsapp" && (
+          <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: "list" | "calendar" | null) => v && setView(v)}>
+            <ToggleButton value="list">{t("campaigns.views.list")}</ToggleButton>
+            <ToggleButton value="calendar">{t("campaigns.views.calendar")}</ToggleButton>
+          </ToggleButtonGroup>
+        )}
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => void navigate(channelKind === "whatsapp" ? "/new-campaign" : `/new-campaign?channel=${channelKind}`)}>
           {t("campaigns.new")}
         </Button>
       </PageHeading>
 
-      {view === "calendar" ? (
+      {channelKind === "sms" ? (
+        <SmsCampaignList />
+      ) : view === "calendar" ? (
         <CampaignCalendar timeZone={timeZone} candidates={schedulable} />
       ) : (
         <>

@@ -1,0 +1,139 @@
+import type { AppContext } from "../../core/context.js";
+import type { Sql } from "../../db/sql.js";
+import type { SmsReceipt } from "../sms-provider/driver.js";
+import { smsNotifier } from "./events.js";
+import { recountSmsCampaigns } from "./repository.js";
+
+/** error_message prefix of a row whose send was interrupted and never confirmed (revived by a later receipt). */
+export const UNCONFIRMED = "outcome not confirmed";
+
+const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2 };
+
+interface RowState {
+  id: string;
+  campaign_id: number;
+  state: string;
+  provider_id: string | null;
+  error_message: string;
+}
+
+/**
+ * Applies delivery receipts in `sql`'s transaction (rows locked in id order). A row is found by its
+ * provider id, or by the row id our StatusCallback carried when the send's answer was never recorded
+ * (a crash between the provider's answer and our record): that is how a row left `sending` learns its
+ * outcome. States only rise (sending → sent → delivered); undelivered/failed end a row not yet
+ * delivered; a row failed only for want of confirmation is revived by a later positive receipt.
+ * Returns the campaigns whose rows changed.
+ */
+export async function applySmsReceipts(sql: Sql, companyId: number, receipts: SmsReceipt[]): Promise<number[]> {
+  const wanted = receipts.filter((r) => r.providerId && ["sent", "delivered", "undelivered", "failed"].includes(r.status));
+  if (!wanted.length) return [];
+  const rowIds = wanted.map((r) => r.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
+  const rows = await sql.many<RowState>(
+    // ordered by the bigint id (not the text output column), the order every locker of these rows uses
+    `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM sms_campaign_recipients r
+      WHERE r.company_id = $1 AND (r.provider_id = ANY($2::text[]) OR r.id = ANY($3::bigint[])) ORDER BY r.id FOR UPDATE`,
+    [companyId, wanted.map((r) => r.providerId), rowIds],
+  );
+  const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const next = new Map<string, RowState & { code: number | null; failed: boolean }>();
+  for (const r of wanted) {
+    let row = byProvider.get(r.providerId);
+    if (!row && r.rowId) {
+      const candidate = byId.get(r.rowId);
+      if (candidate && (candidate.provider_id === null || candidate.provider_id === r.providerId)) row = candidate;
+    }
+    if (!row) continue;
+    const cur = next.get(row.id) ?? { ...row, code: null, failed: false };
+    cur.provider_id ??= r.providerId;
+    const unconfirmed = cur.state === "failed" && cur.error_message.startsWith(UNCONFIRMED);
+    if (r.status === "sent" || r.status === "delivered") {
+      if (unconfirmed || (RANK[cur.state] !== undefined && RANK[r.status]! > RANK[cur.state]!)) {
+        cur.state = r.status;
+        cur.failed = false;
+      }
+    } else if (cur.state === "sending" || cur.state === "sent" || unconfirmed) {
+      cur.state = "failed";
+      cur.failed = true;
+      cur.code = r.errorCode ?? null;
+    }
+    next.set(row.id, cur);
+  }
+  const changes = [...next.values()];
+  if (!changes.length) return [];
+  await sql.exec(
+    `UPDATE sms_campaign_recipients r SET state = x.state, provider_id = COALESCE(r.provider_id, x.provider_id),
+            sent_at = CASE WHEN x.state IN ('sent', 'delivered') OR x.failed THEN COALESCE(r.sent_at, now()) ELSE r.sent_at END,
+            delivered_at = CASE WHEN x.state = 'delivered' THEN COALESCE(r.delivered_at, now()) ELSE r.delivered_at END,
+            failed_at = CASE WHEN x.failed THEN now() WHEN x.state IN ('sent', 'delivered') THEN NULL ELSE r.failed_at END,
+            error_code = CASE WHEN x.failed THEN x.code ELSE r.error_code END,
+            error_message = CASE WHEN x.failed THEN 'undelivered' || COALESCE(' (' || x.code || ')', '')
+                                 WHEN x.state IN ('sent', 'delivered') THEN '' ELSE r.error_message END
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[], $5::boolean[]) AS x(id, state, provider_id, code, failed)
+      WHERE r.id = x.id`,
+    [changes.map((c) => c.id), changes.map((c) => c.state), changes.map((c) => c.provider_id), changes.map((c) => c.code), changes.map((c) => c.failed)],
+  );
+  return [...new Set(changes.map((c) => c.campaign_id))];
+}
+
+/** Receipts from a webhook: their own transaction, then the counters and the list. */
+export async function receiveSmsReceipts(ctx: AppContext, companyId: number, receipts: SmsReceipt[]): Promise<void> {
+  const changed = await ctx.sql.tx((sql) => applySmsReceipts(sql, companyId, receipts));
+  smsNotifier(ctx).changed(changed);
+}
+
+/** The company a provider message id (or our row id) belongs to: Twilio's callbacks name no company. */
+export async function companyOfMessage(sql: Sql, providerId: string, rowId: string | undefined): Promise<number | null> {
+  const row = await sql.maybe<{ company_id: number }>(
+    `SELECT company_id FROM sms_campaign_recipients WHERE provider_id = $1
+     UNION ALL SELECT company_id FROM sms_campaign_recipients WHERE $2::bigint IS NOT NULL AND id = $2::bigint LIMIT 1`,
+    [providerId, rowId && /^\d{1,18}$/.test(rowId) ? rowId : null],
+  );
+  return row?.company_id ?? null;
+}
+
+/**
+ * FINISHED once no row is pending or sending (only from RUNNING: a paused campaign stays paused);
+ * the counters are then set from the rows. Receipts may still raise sent rows to delivered afterwards.
+ */
+export async function finishIfDone(ctx: AppContext, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  // the status and the counters in one transaction: a reader never sees FINISHED with stale counters
+  const finished = await ctx.sql.tx(async (sql) => {
+    const done = await sql.many<{ id: number }>(
+      `UPDATE sms_campaigns c SET status = 'FINISHED', finished_at = now(), updated_at = now()
+        WHERE c.id = ANY($1::int[]) AND c.status = 'RUNNING'
+          AND NOT EXISTS (SELECT 1 FROM sms_campaign_recipients r WHERE r.campaign_id = c.id AND r.state IN ('pending', 'sending'))
+        RETURNING c.id`,
+      [ids],
+    );
+    await recountSmsCampaigns(sql, done.map((d) => d.id));
+    return done.map((d) => d.id);
+  });
+  for (const id of finished) await smsNotifier(ctx).now(id);
+  return finished;
+}
+
+/**
+ * Rows left `sending` longer than the window with nothing confirming them (their process died between
+ * the claim and the provider's answer, and no receipt named them) end `failed` "outcome not
+ * confirmed": never sent again. A later receipt still revives them.
+ */
+export async function reconcileUnconfirmed(ctx: AppContext, reconcileMs: number): Promise<number> {
+  const ended = await ctx.sql.many<{ campaign_id: number }>(
+    `UPDATE sms_campaign_recipients SET state = 'failed', failed_at = now(),
+            error_message = '${UNCONFIRMED}: the send was interrupted and no receipt confirmed it'
+      WHERE id IN (SELECT id FROM sms_campaign_recipients WHERE state = 'sending' AND claimed_at < now() - $1 * interval '1 millisecond'
+                    ORDER BY id LIMIT 5000 FOR UPDATE SKIP LOCKED)
+      RETURNING campaign_id`,
+    [reconcileMs],
+  );
+  const campaigns = [...new Set(ended.map((r) => r.campaign_id))];
+  if (campaigns.length) {
+    ctx.log.warn({ rows: ended.length, campaigns }, "SMS rows left sending were not confirmed within the reconciliation window; marked failed");
+    await finishIfDone(ctx, campaigns);
+    smsNotifier(ctx).changed(campaigns);
+  }
+  return ended.length;
+}

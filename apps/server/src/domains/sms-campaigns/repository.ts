@@ -1,0 +1,105 @@
+import type { Sql } from "../../db/sql.js";
+
+export interface SmsCampaignRow {
+  id: number;
+  company_id: number;
+  title: string;
+  status: string;
+  source: "WEB" | "API";
+  cost_center_id: number;
+  cost_center_name: string;
+  template_id: number;
+  template_content: string;
+  matrix_variables: { template_variable: string; file_index: number }[];
+  use_whitelist: boolean;
+  use_blacklist_nexus: boolean;
+  use_shortener_url: boolean;
+  tags: string[];
+  start_minute: number | null;
+  end_minute: number | null;
+  scheduled_at: Date | null;
+  schedule_job_id: string | null;
+  file_name: string;
+  file_path: string;
+  error_message: string;
+  account_violation: string;
+  count_total: number;
+  count_invalid: number;
+  count_triggered: number;
+  count_delivered: number;
+  count_not_delivered: number;
+  count_processed: number;
+  count_clicks: number;
+  time_zone: string;
+  started_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `c.id, c.company_id, c.title, c.status, c.source, c.cost_center_id, cc.name AS cost_center_name, c.template_id,
+  c.template_content, c.matrix_variables, c.use_whitelist, c.use_blacklist_nexus, c.use_shortener_url, c.tags, c.start_minute,
+  c.end_minute, c.scheduled_at, c.schedule_job_id, c.file_name, c.file_path, c.error_message, c.account_violation, c.count_total,
+  c.count_invalid, c.count_triggered, c.count_delivered, c.count_not_delivered, c.count_processed, c.count_clicks, co.time_zone,
+  c.started_at, c.finished_at, c.created_at`;
+const FROM = `sms_campaigns c JOIN cost_centers cc ON cc.company_id = c.company_id AND cc.id = c.cost_center_id
+  JOIN companies co ON co.id = c.company_id`;
+
+export function findSmsCampaign(sql: Sql, companyId: number, id: number): Promise<SmsCampaignRow | null> {
+  return sql.maybe<SmsCampaignRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.company_id = $1 AND c.id = $2`, [companyId, id]);
+}
+
+/** By id alone: the engine and the notifier, which work across companies. */
+export function findSmsCampaignById(sql: Sql, id: number): Promise<SmsCampaignRow | null> {
+  return sql.maybe<SmsCampaignRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.id = $1`, [id]);
+}
+
+export interface ListFilter {
+  companyId: number;
+  start?: Date;
+  end?: Date;
+  status?: string;
+  costCenterId?: number;
+  limit: number;
+  offset: number;
+}
+
+/** The report: newest first, with the total for the pager. */
+export async function listSmsCampaigns(sql: Sql, f: ListFilter): Promise<{ rows: SmsCampaignRow[]; count: number }> {
+  const where = `c.company_id = $1 AND ($2::timestamptz IS NULL OR c.created_at >= $2) AND ($3::timestamptz IS NULL OR c.created_at < $3)
+    AND ($4::text IS NULL OR c.status = $4 OR ($4 = 'ACTIVE' AND c.status = 'READY')) AND ($5::int IS NULL OR c.cost_center_id = $5)`;
+  const params = [f.companyId, f.start ?? null, f.end ?? null, f.status ?? null, f.costCenterId ?? null];
+  const rows = await sql.many<SmsCampaignRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $6 OFFSET $7`, [
+    ...params,
+    f.limit,
+    f.offset,
+  ]);
+  const { n } = await sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM sms_campaigns c WHERE ${where}`, params);
+  return { rows, count: n };
+}
+
+/**
+ * Every counter from the rows (spec 3 §3 'SMS campaign'): total; invalid (refused by the analysis or
+ * skipped at send time: opted out, cancelled); triggered (accepted by the provider); delivered; not
+ * delivered (refused, undelivered or unconfirmed); processed (sent to the provider, whatever came of
+ * it); clicks (recipients who opened a short link, each once).
+ */
+export async function recountSmsCampaigns(sql: Sql, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await sql.exec(
+    `UPDATE sms_campaigns c SET count_total = x.total, count_invalid = x.invalid, count_triggered = x.triggered,
+            count_delivered = x.delivered, count_not_delivered = x.not_delivered, count_processed = x.processed,
+            count_clicks = (SELECT count(DISTINCT l.recipient_id)::int FROM sms_short_links l WHERE l.campaign_id = c.id AND l.clicked_at IS NOT NULL),
+            updated_at = now()
+       FROM (SELECT i.id,
+                    count(r.id)::int AS total,
+                    count(r.id) FILTER (WHERE r.state IN ('invalid', 'skipped'))::int AS invalid,
+                    count(r.id) FILTER (WHERE r.state IN ('sent', 'delivered') OR (r.state = 'failed' AND r.sent_at IS NOT NULL))::int AS triggered,
+                    count(r.id) FILTER (WHERE r.state = 'delivered')::int AS delivered,
+                    count(r.id) FILTER (WHERE r.state = 'failed')::int AS not_delivered,
+                    count(r.id) FILTER (WHERE r.state IN ('sent', 'delivered', 'failed'))::int AS processed
+               FROM unnest($1::int[]) AS i(id) LEFT JOIN sms_campaign_recipients r ON r.campaign_id = i.id
+              GROUP BY i.id) x
+      WHERE c.id = x.id`,
+    [ids],
+  );
+}
