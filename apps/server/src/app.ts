@@ -19,6 +19,7 @@ import { TokenService } from "./core/tokens.js";
 import { Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
+import { emailPublicRoutes } from "./domains/email-tracking/public-routes.js";
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -70,6 +71,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     },
     { prefix: "/api" },
   );
+  // e-mail links (open pixel, clicks, unsubscribe, sender verification): public, outside /api
+  await app.register(async (scope) => emailPublicRoutes(scope, ctx));
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
   if (existsSync(path.join(webDist, "index.html"))) {

@@ -18,6 +18,8 @@ export const channel = {
   campaignCreated: (companyId: number) => `company-${companyId}-campaign-created`,
   /** WhatsApp campaign progress (status and counters), for supervisors and admins: `{ action: "update", campaign }`. */
   campaignUpdated: (companyId: number) => `company-${companyId}-campaign-updated`,
+  /** E-mail campaigns (created and progress): `{ action: "create" | "update", campaign }`, supervisors and admins. */
+  emailCampaign: (companyId: number) => `company-${companyId}-email-campaign`,
   announcement: () => "company-announcement",
   /** AI prompts (spec 3 §7): the company's sockets, `{ action, prompt }` or `{ action: "delete", promptId }`. */
   prompt: (companyId: number) => `company-${companyId}-prompt`,

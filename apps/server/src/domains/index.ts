@@ -37,6 +37,9 @@ import { channelRouting } from "../channels/routing/index.js";
 import { campaignsRoutes } from "./campaigns/routes.js";
 import { campaignDispatchRoutes } from "./campaign-dispatch/routes.js";
 import { queueIntegrationsRoutes } from "./queue-integrations/routes.js";
+import { emailSendersRoutes } from "./email-senders/routes.js";
+import { emailCampaignsRoutes } from "./email-campaigns/routes.js";
+import { emailSandboxRoutes } from "./email-transport/mailbox-routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -78,4 +81,7 @@ export const domains: Domain[] = [
   campaignTemplatesRoutes,
   campaignDispatchRoutes,
   queueIntegrationsRoutes,
+  emailSendersRoutes,
+  emailCampaignsRoutes,
+  emailSandboxRoutes,
 ];

@@ -30,3 +30,4 @@ export * from "./campaign-template-rules.js";
 export * from "./campaign-dispatch.js";
 export * from "./prompts.js";
 export * from "./queue-integrations.js";
+export * from "./email-campaigns.js";
