@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { emailCampaign, emailCampaignCreated, emailCampaignCreateInput, emailCampaignsPage, emailCampaignsQuery, idParam } from "@atende/shared";
 import type { Domain } from "../../core/domain.js";
 import { EmailDispatcher } from "../email-dispatch/engine.js";
@@ -6,6 +6,9 @@ import { mailDriverOf } from "../email-transport/shared-driver.js";
 import { analyseEmailCampaign, EMAIL_ANALYSIS_JOB, emailAnalysisPayload } from "./analysis.js";
 import { createEmailCampaign, getEmailCampaign, listEmailCampaigns, triggerEmailCampaign } from "./service.js";
 import { receiveEmailCampaignFile } from "./upload.js";
+
+/** The PUT body as the "*" parser left it (a stream); a JSON body (already parsed) reads as empty. */
+const bodyStream = (body: unknown): Readable => (body instanceof Readable ? body : Readable.from([]));
 
 /** Supervisors and above, plan useCampaigns, company setting campaignsEnabled (the WhatsApp campaigns' gate). */
 const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
@@ -35,19 +38,19 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
   // the CSV body of PUT upload_url is read as a stream by the handler (never buffered; 100 MB cap there)
   api.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
 
-  api.get("/email/campaigns/", { config: gate, schema: { querystring: emailCampaignsQuery, response: { 200: emailCampaignsPage } } }, async (request) =>
+  api.get("/email/campaigns", { config: gate, schema: { querystring: emailCampaignsQuery, response: { 200: emailCampaignsPage } } }, async (request) =>
     listEmailCampaigns(ctx, request.actor.companyId, request.query),
   );
-  api.post("/email/campaigns/", { config: gate, schema: { body: emailCampaignCreateInput, response: { 200: emailCampaignCreated } } }, async (request) =>
+  api.post("/email/campaigns", { config: gate, schema: { body: emailCampaignCreateInput, response: { 200: emailCampaignCreated } } }, async (request) =>
     createEmailCampaign(ctx, request.actor, request.body),
   );
-  api.get("/email/campaigns/:id/", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.get("/email/campaigns/:id", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     getEmailCampaign(ctx, request.actor.companyId, request.params.id),
   );
-  api.put("/email/campaigns/:id/file/", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
-    receiveEmailCampaignFile(ctx, request.actor.companyId, request.params.id, request.headers["content-type"] ?? "", request.body as Readable),
+  api.put("/email/campaigns/:id/file", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+    receiveEmailCampaignFile(ctx, request.actor.companyId, request.params.id, request.headers["content-type"] ?? "", bodyStream(request.body)),
   );
-  api.post("/email/campaigns/:id/trigger/", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.post("/email/campaigns/:id/trigger", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     triggerEmailCampaign(ctx, request.actor.companyId, request.params.id, kick),
   );
 };
