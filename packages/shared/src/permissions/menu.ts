@@ -48,6 +48,9 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/new-campaign": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/templates": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
+  // e-mail campaigns: senders are managed by admins; the sandbox mailbox shows what the sandbox "sent"
+  "/email-senders": { minProfile: "admin", planFlag: "useCampaigns" },
+  "/email-sandbox": { minProfile: "supervisor" },
   "/keywords": { minProfile: "supervisor" },
   "/users": { minProfile: "admin", deniedNotice: true },
   "/chats": { planFlag: "useInternalChat" },
@@ -105,6 +108,8 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/templates", key: "templates", section: "campaigns" },
   { path: "/connectionsMeta", key: "numbers", section: "campaigns" },
   { path: "/cost-centers", key: "costCenters", section: "campaigns" },
+  { path: "/email-senders", key: "emailSenders", section: "campaigns" },
+  { path: "/email-sandbox", key: "emailSandbox", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

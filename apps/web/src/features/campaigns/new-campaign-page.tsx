@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router-dom";
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
@@ -15,6 +15,7 @@ import { toast } from "../../lib/toast";
 import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBusinesses, fetchPhones, fetchQueues, fetchTemplates } from "./api/campaigns";
 import { countLines, sampleCsv } from "./components/count-lines";
 import { SummaryDialog, type CampaignSummary } from "./components/summary-dialog";
+import { EmailCampaignForm } from "./email/email-campaign-form";
 
 /** Spec §9: form submit is delayed about 400 ms. */
 const SUBMIT_DELAY_MS = 400;
@@ -30,8 +31,39 @@ function useLookupError(error: unknown, what: string, message: string) {
   }, [error, what, message]);
 }
 
-/** /new-campaign, WhatsApp section (spec 3 §2, §5). */
+/** /new-campaign: the channel selector (spec §2) shows the WhatsApp form or a channel's own (?channel=email). */
 export default function NewCampaignPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const campaignChannel = params.get("channel") === "email" ? "email" : "whatsapp";
+  const channelSelect = (
+    <TextField
+      select
+      label={t("campaigns.channel")}
+      value={campaignChannel}
+      onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
+      slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}
+    >
+      <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
+      <MenuItem value="email">{t("campaigns.channels.email")}</MenuItem>
+    </TextField>
+  );
+  return (
+    <>
+      {campaignChannel === "email" ? (
+        <>
+          <PageHeading title={t("campaigns.form.title")} />
+          <EmailCampaignForm channelSelect={channelSelect} />
+        </>
+      ) : (
+        <WhatsAppCampaignForm channelSelect={channelSelect} />
+      )}
+    </>
+  );
+}
+
+/** /new-campaign, WhatsApp section (spec 3 §2, §5). */
+function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -177,9 +209,7 @@ export default function NewCampaignPage() {
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 860 }} component="form" noValidate onSubmit={(e: FormEvent) => void review(e)} aria-busy={loading}>
         {loading && <LinearProgress sx={{ mb: 2 }} data-testid="form-loading" />}
         <Stack spacing={2.5}>
-          <TextField select label={t("campaigns.channel")} value="whatsapp" disabled={loading}>
-            <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
-          </TextField>
+          {channelSelect}
           <Box>
             <Box sx={{ display: "flex", gap: 1, alignItems: "center", flexWrap: "wrap" }}>
               <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} disabled={loading}>

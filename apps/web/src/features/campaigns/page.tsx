@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Box,
@@ -33,6 +33,7 @@ import { CampaignRow, WIDE, XWIDE } from "./components/campaign-row";
 import { CampaignCalendar } from "./components/campaign-calendar";
 import { RecipientsDialog } from "./components/recipients-dialog";
 import { useCampaignLive } from "./components/use-campaign-live";
+import { EmailCampaignList } from "./email/email-campaign-list";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
 /** Spec §9: campaign lists refresh every 30 s. */
@@ -46,6 +47,9 @@ export default function CampaignsPage() {
   const timeZone = useCompanyTimeZone();
   const queryClient = useQueryClient();
   const [view, setView] = useState<"list" | "calendar">("list");
+  // the channel selector (spec §2): WhatsApp here, E-mail in ./email (kept in the URL: ?channel=email)
+  const [params, setParams] = useSearchParams();
+  const campaignChannel = params.get("channel") === "email" ? "email" : "whatsapp";
   const [filters, setFilters] = useState<CampaignFilters>(EMPTY);
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState<number | null>(null);
@@ -62,6 +66,7 @@ export default function CampaignsPage() {
     queryFn: ({ signal }) => fetchCampaigns(applied, page, signal),
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
+    enabled: campaignChannel === "whatsapp",
   });
   const costCenters = useQuery({ queryKey: campaignKeys.costCenters, queryFn: ({ signal }) => fetchAllCostCenters(signal) });
 
@@ -108,19 +113,32 @@ export default function CampaignsPage() {
   return (
     <>
       <PageHeading title={t("campaigns.title")}>
-        <TextField select size="small" label={t("campaigns.channel")} value="whatsapp" sx={{ minWidth: 140 }}>
+        <TextField
+          select
+          size="small"
+          label={t("campaigns.channel")}
+          value={campaignChannel}
+          onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
+          sx={{ minWidth: 140 }}
+          slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}
+        >
           <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
+          <MenuItem value="email">{t("campaigns.channels.email")}</MenuItem>
         </TextField>
-        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: "list" | "calendar" | null) => v && setView(v)}>
-          <ToggleButton value="list">{t("campaigns.views.list")}</ToggleButton>
-          <ToggleButton value="calendar">{t("campaigns.views.calendar")}</ToggleButton>
-        </ToggleButtonGroup>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => void navigate("/new-campaign")}>
+        {campaignChannel === "whatsapp" && (
+          <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: "list" | "calendar" | null) => v && setView(v)}>
+            <ToggleButton value="list">{t("campaigns.views.list")}</ToggleButton>
+            <ToggleButton value="calendar">{t("campaigns.views.calendar")}</ToggleButton>
+          </ToggleButtonGroup>
+        )}
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => void navigate(campaignChannel === "whatsapp" ? "/new-campaign" : `/new-campaign?channel=${campaignChannel}`)}>
           {t("campaigns.new")}
         </Button>
       </PageHeading>
 
-      {view === "calendar" ? (
+      {campaignChannel === "email" ? (
+        <EmailCampaignList companyId={user.companyId} />
+      ) : view === "calendar" ? (
         <CampaignCalendar timeZone={timeZone} candidates={schedulable} />
       ) : (
         <>
