@@ -1,5 +1,5 @@
 import type { EmailCampaign, EmailCampaignCreateInput, EmailCampaignsPage } from "@atende/shared";
-import { API_BASE, ApiError, api, getToken, refreshSession } from "../../../lib/api";
+import { API_BASE, ApiError, api, getToken, refreshSession, safeJson } from "../../../lib/api";
 import { brDate, type CampaignFilters } from "../api/campaigns";
 
 export const emailCampaignKeys = {
@@ -39,7 +39,8 @@ export async function uploadEmailCampaignFile(uploadUrl: string, file: File): Pr
     });
   let res = await put();
   if ((res.status === 401 || res.status === 403) && (await refreshSession())) res = await put();
-  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  const text = await res.text();
+  const data = (text ? safeJson(text) : {}) as Record<string, unknown>;
   if (!res.ok) throw new ApiError(res.status, data);
   return data as unknown as EmailCampaign;
 }
