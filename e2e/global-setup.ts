@@ -63,6 +63,8 @@ export default async function globalSetup() {
       LOG_LEVEL: "warn",
       REDIS_URL: "",
       WHATSAPP_GRAPH_URL: graph.host,
+      // the address e-mail links (tracking pixel, clicks, unsubscribe, sender confirmation) point to
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -36,8 +36,9 @@ export async function emailPublicRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get<{ Params: { file: string } }>("/t/o/:file", async (request, reply) => {
     const row = rowOf(readTrackingToken(secret, "o", request.params.file.replace(/\.gif$/, "")));
     if (row) await recordOpen(ctx, row.companyId, row.rowId, false);
-    // the pixel answers either way (a mail client shows no broken image), never cached so each open asks
-    return reply.header("cache-control", "no-store").type("image/gif").send(PIXEL);
+    // the pixel answers either way (a mail client shows no broken image), never cached so each open asks;
+    // any page may embed it (webmail, the sandbox mailbox's opaque-origin iframe), unlike the app's resources
+    return reply.header("cache-control", "no-store").header("cross-origin-resource-policy", "cross-origin").type("image/gif").send(PIXEL);
   });
 
   app.get<{ Params: { token: string } }>("/t/c/:token", async (request, reply) => {

@@ -122,8 +122,8 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
               <TableCell sx={WIDE}>{t("campaigns.columns.createdAt")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.sent")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.delivered")}</TableCell>
-              <TableCell align="right" sx={XWIDE}>{t("emailCampaigns.columns.opened")}</TableCell>
-              <TableCell align="right" sx={XWIDE}>{t("emailCampaigns.columns.clicked")}</TableCell>
+              <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.opened")}</TableCell>
+              <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.clicked")}</TableCell>
               <TableCell align="right" sx={XWIDE}>{t("emailCampaigns.columns.notDelivered")}</TableCell>
               <TableCell align="right">{t("campaigns.columns.deliveryPercent")}</TableCell>
               <TableCell align="right">{t("campaigns.columns.actions")}</TableCell>

@@ -41,8 +41,8 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onTrigger }: Pro
       <TableCell sx={WIDE}>{formatInZone(c.created_at, timeZone)}</TableCell>
       <TableCell align="right" sx={WIDE} data-testid="email-sent">{c.count_emails_sent}</TableCell>
       <TableCell align="right" sx={WIDE} data-testid="email-delivered">{c.count_emails_delivered}</TableCell>
-      <TableCell align="right" sx={XWIDE} data-testid="email-opened">{c.count_emails_opened}</TableCell>
-      <TableCell align="right" sx={XWIDE} data-testid="email-clicked">{c.count_emails_clicked}</TableCell>
+      <TableCell align="right" sx={WIDE} data-testid="email-opened">{c.count_emails_opened}</TableCell>
+      <TableCell align="right" sx={WIDE} data-testid="email-clicked">{c.count_emails_clicked}</TableCell>
       <TableCell align="right" sx={XWIDE}>{c.count_emails_not_delivered}</TableCell>
       <TableCell align="right">{emailDeliveryPercent(c)}%</TableCell>
       <TableCell align="right">
