@@ -65,6 +65,8 @@ export default async function globalSetup() {
       WHATSAPP_GRAPH_URL: graph.host,
       // the bots and AI servers browser tests start on loopback (e2e/queue-integration/bot-conversation.spec.ts)
       OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
+      // the address e-mail links (tracking pixel, clicks, unsubscribe, sender confirmation) point to
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

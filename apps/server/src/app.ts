@@ -20,6 +20,7 @@ import { Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
 import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
+import { emailPublicRoutes } from "./domains/email-tracking/public-routes.js";
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -73,6 +74,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   );
   // the SMS campaigns' short links: {PUBLIC_URL}/s/<code>, public, outside /api
   registerShortLinkRoute(app, ctx);
+  // e-mail links (open pixel, clicks, unsubscribe, sender verification): public, outside /api
+  await app.register(async (scope) => emailPublicRoutes(scope, ctx));
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
   if (existsSync(path.join(webDist, "index.html"))) {

@@ -31,6 +31,30 @@ describe("bad input never becomes a 500", () => {
   }, 180_000);
 });
 
+describe("bad input on e-mail campaigns and senders", () => {
+  it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
+    const admin = (await buildTenant(app)).admin.token;
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/email/campaigns/?page=x"],
+      ["GET", "/api/email/campaigns/?page_size=0"],
+      ["GET", "/api/email/campaigns/?start_date=2026-01-01"],
+      ["GET", "/api/email/campaigns/?start_date=31/02/2026"],
+      ["GET", "/api/email/campaigns/?status=nope"],
+      ["GET", "/api/email/campaigns/?cost_center_id=99999999999"],
+      ["POST", "/api/email/campaigns/", { title: ["x"], filename: "a.csv", cost_center_id: 1, sender: 1, template: 1 }],
+      ["POST", "/api/email/campaigns/", { title: "x", filename: "a.csv", cost_center_id: "abc", sender: 1, template: 1 }],
+      ["POST", "/api/email/senders/", { email_address: "não é e-mail" }],
+      ["POST", "/api/email/senders/", { email_address: 12 }],
+      ["GET", "/api/email/sandbox/?page=0"],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(String(res.json().error)).toMatch(/^ERR_/);
+    }
+  });
+});
+
 describe("bad input on the campaign templates, numbers and cost centers", () => {
   it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
     // a session of its own: the sweep above calls the logout route with the shared token

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectedSandbox, inbound, setSetting } from "../src/channels/testing.js";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "./helper.js";
 import { campaignForm, postCampaign, seedCampaignWorld } from "../src/domains/campaigns/test-fixtures.js";
+import { createBody, createWithFile, seedEmailWorld } from "../src/domains/email-campaigns/test-fixtures.js";
 
 /**
  * Who receives each real-time event the server emits (grep `realtime.emit`), with real socket.io
@@ -335,6 +336,21 @@ describe("SMS campaign events reach the company's supervisors and administrators
     expect((await app.api("POST", `/api/sms/campaigns/${id}/cancel/`, { token: tokens.supervisor })).statusCode).toBe(200);
     expect(await receivers("sms-campaign-updated", ["admin", "supervisor", "supervisorB"], match)).toEqual(["admin", "supervisor", "supervisorB"]);
     expect(clients.find((c) => c.name === "foreign")!.events.some((e) => e.channel.includes("sms-campaign"))).toBe(false);
+  });
+});
+
+describe("e-mail campaign events reach the company's supervisors and administrators", () => {
+  it("email-campaign: created, then updated when its file arrives and its analysis ends", async () => {
+    const world = await seedEmailWorld(app, t.companyId);
+    const res = await app.api("POST", "/api/email/campaigns/", { token: tokens.supervisor, body: createBody(world) });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as number;
+    const created = (p: Record<string, unknown>) => p.action === "create" && (p.campaign as { id?: number } | undefined)?.id === id;
+    expect(await receivers("email-campaign", ["admin", "supervisor", "supervisorB"], created)).toEqual(["admin", "supervisor", "supervisorB"]);
+    const analysed = await createWithFile(app, tokens.supervisor!, world, "telefone;cpf;email;nome\n1;;a@x.test;A\n");
+    const active = (p: Record<string, unknown>) => (p.campaign as { id?: number; status?: string } | undefined)?.id === analysed && (p.campaign as { status?: string }).status === "ACTIVE";
+    expect(await receivers("email-campaign", ["admin", "supervisor", "supervisorB"], active)).toEqual(["admin", "supervisor", "supervisorB"]);
+    expect(clients.find((c) => c.name === "foreign")!.events.filter((e) => e.channel.includes("email-campaign"))).toEqual([]);
   });
 });
 

@@ -42,6 +42,8 @@ const A = {} as {
   pixTxid: string;
   smsCampaignId: number;
   smsSandboxMessageId: number;
+  emailCampaignId: number;
+  emailSenderId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
@@ -165,6 +167,11 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/sms/campaigns/:id/cancel/": { params: { id: id("smsCampaignId") } },
   "/api/sms/campaigns/:id/file/": { params: { id: id("smsCampaignId") } },
   "/api/sms/sandbox/messages/:id/reply/": { params: { id: id("smsSandboxMessageId") }, body: { POST: () => ({ text: "SAIR" }) } },
+  "/api/email/campaigns/:id": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/file": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/trigger": { params: { id: id("emailCampaignId") } },
+  "/api/email/senders/:id": { params: { id: id("emailSenderId") } },
+  "/api/email/senders/:id/resend": { params: { id: id("emailSenderId") } },
 };
 
 /**
@@ -310,6 +317,14 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO sms_sandbox_messages (company_id, sid, to_number, body, segments, status, outcome) VALUES ($1, 'SMa', '5511900000011', 'Olá', 1, 'delivered', 'delivered') RETURNING id",
     [c],
   )).id;
+  A.emailSenderId = (await one<{ id: number }>("INSERT INTO email_senders (company_id, email_address) VALUES ($1, 'a@loja.test') RETURNING id", [c])).id;
+  const emailTemplateId = (await one<{ id: number }>("INSERT INTO email_templates (company_id, title, subject, content) VALUES ($1, 'T', 'S', '<p>x</p>') RETURNING id", [c])).id;
+  A.emailCampaignId = (await one<{ id: number }>(
+    `INSERT INTO email_campaigns (company_id, title, status, cost_center_id, sender_id, from_address, template_id, subject, html)
+     VALUES ($1, 'E-mail A', 'ACTIVE', $2, $3, 'a@loja.test', $4, 'S', '<p>x</p>') RETURNING id`,
+    [c, A.costCenterId, A.emailSenderId, emailTemplateId],
+  )).id;
+  await app.sql.exec("INSERT INTO email_campaign_recipients (company_id, campaign_id, row_number, email, state) VALUES ($1, $2, 1, 'x@y.test', 'pending')", [c, A.emailCampaignId]);
   A.sandboxBusinessId = (await one<{ id: number }>(
     "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', 's', 's', 's', true) RETURNING id",
     [c],
@@ -357,6 +372,10 @@ const COMPANY_TABLES = [
   "sms_sandbox_messages",
   "sms_short_links",
   "opt_outs",
+  "email_senders",
+  "email_campaigns",
+  "email_campaign_recipients",
+  "email_sandbox_messages",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -21,6 +21,8 @@ export const channel = {
   /** SMS campaigns (list and report rows, `SmsCampaignEvent`), for supervisors and admins. */
   smsCampaignCreated: (companyId: number) => `company-${companyId}-sms-campaign-created`,
   smsCampaignUpdated: (companyId: number) => `company-${companyId}-sms-campaign-updated`,
+  /** E-mail campaigns (created and progress): `{ action: "create" | "update", campaign }`, supervisors and admins. */
+  emailCampaign: (companyId: number) => `company-${companyId}-email-campaign`,
   announcement: () => "company-announcement",
   /** AI prompts (spec 3 §7): the company's sockets, `{ action, prompt }` or `{ action: "delete", promptId }`. */
   prompt: (companyId: number) => `company-${companyId}-prompt`,

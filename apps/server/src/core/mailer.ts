@@ -1,11 +1,14 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config.js";
+import type { Sql } from "../db/sql.js";
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /** Whose sandbox mailbox shows it in development (no SMTP_URL); unset = the platform's (super admins). */
+  companyId?: number | null;
 }
 
 export interface Mailer {
@@ -34,17 +37,26 @@ class SmtpMailer implements Mailer {
 
 /**
  * Without SMTP_URL: in development and tests the whole message goes to the server log (so a developer can
- * read a reset code); in production only a warning that nothing was sent, never the content.
+ * read a reset code) and, when the caller passes the database, into the sandbox mailbox (/email-sandbox,
+ * email_sandbox_messages); in production only a warning that nothing was sent, never the content.
  */
 class LogMailer implements Mailer {
   constructor(
     private readonly log: MailLogger,
     private readonly showContent: boolean,
+    private readonly from: string,
+    private readonly sql: Sql | undefined,
   ) {}
 
   async send(message: MailMessage): Promise<void> {
     if (this.showContent) {
       this.log.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, `e-mail not sent (SMTP_URL not set): ${message.subject}\n${message.text}`);
+      if (this.sql) {
+        await this.sql.exec(
+          "INSERT INTO email_sandbox_messages (company_id, from_address, to_address, subject, html, text) VALUES ($1, $2, $3, $4, $5, $6)",
+          [message.companyId ?? null, this.from, message.to, message.subject, message.html ?? "", message.text],
+        );
+      }
     } else {
       this.log.warn({ mail: { to: message.to, subject: message.subject } }, "e-mail not sent: SMTP_URL is not configured");
     }
@@ -53,8 +65,9 @@ class LogMailer implements Mailer {
 
 const smtpMailers = new Map<string, Mailer>();
 
-export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "env">, log: MailLogger): Mailer {
-  if (!config.smtpUrl) return new LogMailer(log, config.env !== "production");
+/** `sql`: where the development fallback keeps a copy for the sandbox mailbox (optional; only without SMTP_URL). */
+export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "env">, log: MailLogger, sql?: Sql): Mailer {
+  if (!config.smtpUrl) return new LogMailer(log, config.env !== "production", config.mailFrom, sql);
   const key = `${config.smtpUrl}\n${config.mailFrom}`;
   let mailer = smtpMailers.get(key);
   if (!mailer) {

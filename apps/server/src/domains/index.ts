@@ -42,6 +42,9 @@ import { emailToolRoutes } from "./email-tool/routes.js";
 import { billingRoutes } from "./billing/routes.js";
 import { smsCampaignsRoutes } from "./sms-campaigns/routes.js";
 import { smsProviderRoutes } from "./sms-provider/routes.js";
+import { emailSendersRoutes } from "./email-senders/routes.js";
+import { emailCampaignsRoutes } from "./email-campaigns/routes.js";
+import { emailSandboxRoutes } from "./email-transport/mailbox-routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -88,4 +91,7 @@ export const domains: Domain[] = [
   billingRoutes,
   smsCampaignsRoutes,
   smsProviderRoutes,
+  emailSendersRoutes,
+  emailCampaignsRoutes,
+  emailSandboxRoutes,
 ];

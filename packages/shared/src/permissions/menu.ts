@@ -50,6 +50,9 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/cost-centers": { minProfile: "supervisor", planFlag: "useCampaigns" },
   // the SMS sandbox provider's messages (and the phone's replies): campaign operators
   "/sms-sandbox": { minProfile: "supervisor", planFlag: "useCampaigns" },
+  // e-mail campaigns: senders are managed by admins; the sandbox mailbox shows what the sandbox "sent"
+  "/email-senders": { minProfile: "admin", planFlag: "useCampaigns" },
+  "/email-sandbox": { minProfile: "supervisor" },
   "/keywords": { minProfile: "supervisor" },
   // the simple e-mail tool (spec 3 §2): supervisors and administrators, in the 'Disparos' block
   "/Email": { minProfile: "supervisor", planFlag: "useCampaigns" },
@@ -113,6 +116,8 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/Email", key: "emailTool", section: "campaigns" },
   { path: "/EmailLis", key: "sentEmails", section: "campaigns" },
   { path: "/sms-sandbox", key: "smsSandbox", section: "campaigns" },
+  { path: "/email-senders", key: "emailSenders", section: "campaigns" },
+  { path: "/email-sandbox", key: "emailSandbox", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

@@ -34,3 +34,4 @@ export * from "./message-templates.js";
 export * from "./email-tool.js";
 export * from "./billing.js";
 export * from "./sms-campaigns.js";
+export * from "./email-campaigns.js";

@@ -57,7 +57,7 @@ export async function sendInvoiceReminders(ctx: AppContext, mailer: Mailer, toda
     const claimed = await ctx.sql.exec("INSERT INTO invoice_reminders (company_id, invoice_id, kind) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [r.company_id, r.invoice_id, r.kind]);
     if (!claimed) continue;
     try {
-      await mailer.send({ to: r.email, ...message(r, ctx.config.publicUrl) });
+      await mailer.send({ to: r.email, companyId: r.company_id, ...message(r, ctx.config.publicUrl) });
       sent++;
     } catch (err) {
       ctx.log.warn({ err, companyId: r.company_id, invoiceId: r.invoice_id, kind: r.kind }, "billing: invoice reminder e-mail failed; the next run tries again");

@@ -42,7 +42,7 @@ export const billingRoutes: Domain = (api, ctx) => {
   const driver = pixDriverOf(ctx);
 
   ctx.jobs.define({ name: ISSUE_INVOICES_JOB, schema: issueInvoicesPayload, cron: "15 * * * *", concurrency: 1, batchSize: 1, handler: async (p) => void (await issueInvoices(ctx, p.today)) });
-  const mailer = createMailer(ctx.config, api.log);
+  const mailer = createMailer(ctx.config, api.log, ctx.sql);
   ctx.jobs.define({ name: REMINDERS_JOB, schema: remindersPayload, cron: "30 * * * *", concurrency: 1, batchSize: 1, handler: async (p) => void (await sendInvoiceReminders(ctx, mailer, p.today)) });
   if (driver) {
     ctx.jobs.define({ name: RECONCILE_JOB, schema: reconcilePayload, cron: "*/5 * * * *", concurrency: 1, batchSize: 1, handler: async () => void (await reconcileAll(ctx, driver)) });

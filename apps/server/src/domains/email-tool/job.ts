@@ -41,7 +41,7 @@ export async function runEmailSend(ctx: AppContext, mailer: Mailer, p: SendEmail
     return "failed";
   }
   try {
-    await mailer.send({ to: claimed.sender, subject: claimed.subject, text: claimed.message });
+    await mailer.send({ to: claimed.sender, subject: claimed.subject, text: claimed.message, companyId: p.companyId });
     await repo.markSent(ctx.sql, claimed.company_id, claimed.id);
     return "sent";
   } catch (err) {

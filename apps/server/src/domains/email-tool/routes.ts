@@ -13,7 +13,7 @@ const listGate = { gate: gateForPath("/EmailLis") };
  * through the server's mailer (createMailer: SMTP_URL); the company's sent e-mails listed 5 a page.
  */
 export const emailToolRoutes: Domain = (api, ctx) => {
-  const mailer = createMailer(ctx.config, api.log);
+  const mailer = createMailer(ctx.config, api.log, ctx.sql);
   ctx.jobs.define({
     name: SEND_EMAIL_JOB,
     schema: sendEmailJobPayload,

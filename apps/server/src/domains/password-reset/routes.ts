@@ -6,7 +6,7 @@ import * as reset from "./service.js";
 
 /** Password reset (3-bulk §2, §4, §7): public, rate limited per address. */
 export const passwordResetRoutes: Domain = (api, ctx) => {
-  const mailer = createMailer(ctx.config, api.log);
+  const mailer = createMailer(ctx.config, api.log, ctx.sql);
 
   api.post(
     "/forgetpassword/:email",

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
@@ -16,6 +16,7 @@ import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBots, fetchBusi
 import { countLines, sampleCsv } from "./components/count-lines";
 import { SummaryDialog, type CampaignSummary } from "./components/summary-dialog";
 import { SmsCampaignForm } from "./sms/sms-campaign-form";
+import { EmailCampaignForm } from "./email/email-campaign-form";
 
 /** Spec §9: form submit is delayed about 400 ms. */
 const SUBMIT_DELAY_MS = 400;
@@ -31,8 +32,39 @@ function useLookupError(error: unknown, what: string, message: string) {
   }, [error, what, message]);
 }
 
-/** /new-campaign, WhatsApp section (spec 3 §2, §5). */
+/** /new-campaign: the channel selector (spec §2) shows the WhatsApp form or a channel's own (?channel=sms|email). */
 export default function NewCampaignPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const channelParam = params.get("channel");
+  const channelKind = channelParam === "sms" || channelParam === "email" ? channelParam : "whatsapp";
+  const channelSelect = (
+    <TextField
+      select
+      label={t("campaigns.channel")}
+      value={channelKind}
+      onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
+      slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}
+    >
+      <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
+      <MenuItem value="sms">{t("campaigns.channels.sms")}</MenuItem>
+      <MenuItem value="email">{t("campaigns.channels.email")}</MenuItem>
+    </TextField>
+  );
+  if (channelKind === "sms") return <SmsCampaignForm channelSelect={channelSelect} />;
+  if (channelKind === "email") {
+    return (
+      <>
+        <PageHeading title={t("campaigns.form.title")} />
+        <EmailCampaignForm channelSelect={channelSelect} />
+      </>
+    );
+  }
+  return <WhatsAppCampaignForm channelSelect={channelSelect} />;
+}
+
+/** /new-campaign, WhatsApp section (spec 3 §2, §5). */
+function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -49,8 +81,6 @@ export default function NewCampaignPage() {
   const [summary, setSummary] = useState<CampaignSummary | null>(null);
   const [reviewing, setReviewing] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const [params, setParams] = useSearchParams();
-  const channelKind = params.get("channel") === "sms" ? "sms" : "whatsapp";
 
   const bm = Number(businessId);
   const costCenters = useQuery({ queryKey: campaignKeys.costCenters, queryFn: ({ signal }) => fetchAllCostCenters(signal) });
@@ -178,15 +208,6 @@ export default function NewCampaignPage() {
     a.click();
     URL.revokeObjectURL(url);
   }
-
-  const channelSelect = (
-    <TextField select label={t("campaigns.channel")} value={channelKind} onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
-      slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}>
-      <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
-      <MenuItem value="sms">{t("campaigns.channels.sms")}</MenuItem>
-    </TextField>
-  );
-  if (channelKind === "sms") return <SmsCampaignForm channelSelect={channelSelect} />;
 
   return (
     <>

@@ -34,6 +34,7 @@ import { CampaignCalendar } from "./components/campaign-calendar";
 import { RecipientsDialog } from "./components/recipients-dialog";
 import { useCampaignLive } from "./components/use-campaign-live";
 import { SmsCampaignList } from "./sms/sms-campaign-list";
+import { EmailCampaignList } from "./email/email-campaign-list";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
 /** Spec §9: campaign lists refresh every 30 s. */
@@ -47,8 +48,10 @@ export default function CampaignsPage() {
   const timeZone = useCompanyTimeZone();
   const queryClient = useQueryClient();
   const [view, setView] = useState<"list" | "calendar">("list");
+  // the channel selector (spec §2): WhatsApp here, SMS in ./sms, E-mail in ./email (kept in the URL: ?channel=)
   const [params, setParams] = useSearchParams();
-  const channelKind = params.get("channel") === "sms" ? "sms" : "whatsapp";
+  const channelParam = params.get("channel");
+  const channelKind = channelParam === "sms" || channelParam === "email" ? channelParam : "whatsapp";
   const [filters, setFilters] = useState<CampaignFilters>(EMPTY);
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState<number | null>(null);
@@ -65,6 +68,7 @@ export default function CampaignsPage() {
     queryFn: ({ signal }) => fetchCampaigns(applied, page, signal),
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
+    enabled: channelKind === "whatsapp",
   });
   const costCenters = useQuery({ queryKey: campaignKeys.costCenters, queryFn: ({ signal }) => fetchAllCostCenters(signal) });
 
@@ -111,10 +115,18 @@ export default function CampaignsPage() {
   return (
     <>
       <PageHeading title={t("campaigns.title")}>
-        <TextField select size="small" label={t("campaigns.channel")} value={channelKind} sx={{ minWidth: 140 }}
-          onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })} slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}>
+        <TextField
+          select
+          size="small"
+          label={t("campaigns.channel")}
+          value={channelKind}
+          onChange={(e) => setParams(e.target.value === "whatsapp" ? {} : { channel: e.target.value })}
+          sx={{ minWidth: 140 }}
+          slotProps={{ htmlInput: { "data-testid": "campaign-channel" } }}
+        >
           <MenuItem value="whatsapp">{t("campaigns.channels.whatsapp")}</MenuItem>
           <MenuItem value="sms">{t("campaigns.channels.sms")}</MenuItem>
+          <MenuItem value="email">{t("campaigns.channels.email")}</MenuItem>
         </TextField>
         {channelKind === "whatsapp" && (
           <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, v: "list" | "calendar" | null) => v && setView(v)}>
@@ -129,6 +141,8 @@ export default function CampaignsPage() {
 
       {channelKind === "sms" ? (
         <SmsCampaignList />
+      ) : channelKind === "email" ? (
+        <EmailCampaignList companyId={user.companyId} />
       ) : view === "calendar" ? (
         <CampaignCalendar timeZone={timeZone} candidates={schedulable} />
       ) : (

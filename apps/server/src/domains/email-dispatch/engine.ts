@@ -1,0 +1,234 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { AppContext } from "../../core/context.js";
+import type { MailDriver } from "../email-transport/driver.js";
+import type { EmailOptions } from "../email-transport/options.js";
+import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/events.js";
+import { optedOutAmong } from "../opt-outs/repository.js";
+import { campaignMessage, type CampaignContent } from "./message.js";
+import { recordResults, reconcileUnconfirmed, type RowResult } from "./record.js";
+import * as repo from "./repository.js";
+
+/** Claims are sized for a quarter second of the rate, so a cancel or pause stops sending within it. */
+const BATCH_SECONDS = 0.25;
+/**
+ * Margin added to the sliding one-second window so a send never lands in the same second as the one
+ * `rate` sends before it. Every `rate` sends lose it, so it bounds the average from below
+ * (1000 / (1000 + margin)): 5 ms keeps that within 0.5 %.
+ */
+const WINDOW_MARGIN_MS = 5;
+const IDLE_MS = 250;
+const MAX_UNRECORDED = 4;
+const RECONCILE_EVERY_MS = 5000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A seam for tests and the bench: when each send starts (the pacing's own clock). */
+export const emailSendStarts: { observe?: (at: number) => void } = {};
+
+type Claim = { kind: "rows"; campaign: CampaignContent; rows: repo.ClaimedRow[]; optedOut: Set<string> } | { kind: "idle"; campaignIds: number[] } | { kind: "done" };
+
+/**
+ * The e-mail campaign dispatcher of one process (docs/architecture.md "E-mail campaigns"). The SMTP
+ * rate (EMAIL_RATE_PER_SECOND) is one budget for the platform, so one process at a time holds the
+ * dispatch lease and paces every running campaign (round robin, batch by batch); the others stand by
+ * and take over within a lease period when it dies. Rows are claimed (`sending`, committed) before
+ * their send, so nothing is ever sent twice; a row left `sending` by a crash ends `unconfirmed`.
+ */
+export class EmailDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private started = false;
+  private lastReconcile = 0;
+  private readonly starts: number[] = [];
+  private nextSlot = 0;
+  private turn = 0;
+  private readonly contents = new Map<number, CampaignContent>();
+  readonly ownerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly opts: EmailOptions,
+    private readonly driver: () => MailDriver,
+  ) {}
+
+  start(): void {
+    this.started = true;
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.kick();
+      this.timer = setTimeout(tick, this.opts.pollMs);
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  /** Looks for work now (after a trigger). */
+  kick(): void {
+    if (!this.started || this.stopped || this.running) return;
+    this.running = this.poll()
+      .catch((err: unknown) => this.ctx.log.error({ err }, "e-mail dispatcher stopped on an error; the next poll starts it again"))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Rows a dead process left `sending` past the window end `unconfirmed` (every 5 s, while polling or idle). */
+  private async reconcileIfDue(): Promise<void> {
+    if (Date.now() - this.lastReconcile < Math.min(RECONCILE_EVERY_MS, this.opts.reconcileMs)) return;
+    this.lastReconcile = Date.now();
+    const touched = await reconcileUnconfirmed(this.ctx.sql, this.opts.reconcileMs);
+    if (touched.length) this.ctx.log.warn({ campaigns: touched }, "e-mail rows left sending by a stopped process were marked unconfirmed (never re-sent)");
+    for (const id of touched) await this.finish(id);
+  }
+
+  private async poll(): Promise<void> {
+    await this.reconcileIfDue();
+    if (!(await repo.activeCampaigns(this.ctx.sql)).length) return;
+    if (!(await repo.holdLease(this.ctx.sql, this.ownerId, this.opts.leaseMs))) return;
+    try {
+      await this.loop();
+    } finally {
+      await repo.releaseLease(this.ctx.sql, this.ownerId).catch((err: unknown) => this.ctx.log.warn({ err }, "e-mail dispatch lease not released; it expires"));
+    }
+  }
+
+  private async finish(campaignId: number): Promise<void> {
+    if (await repo.finishIfDone(this.ctx.sql, campaignId)) {
+      const c = await this.content(campaignId);
+      if (c) await emitEmailCampaign(this.ctx, c.companyId, campaignId, "update");
+      this.contents.delete(campaignId);
+    }
+  }
+
+  private async content(id: number): Promise<CampaignContent | null> {
+    let c = this.contents.get(id) ?? null;
+    if (!c) {
+      c = await repo.campaignContent(this.ctx.sql, id);
+      if (c) this.contents.set(id, c);
+    }
+    return c;
+  }
+
+  private async nextClaim(batchSize: number): Promise<Claim> {
+    if (!(await repo.holdLease(this.ctx.sql, this.ownerId, this.opts.leaseMs))) return { kind: "done" };
+    const campaigns = await repo.activeCampaigns(this.ctx.sql);
+    if (!campaigns.length) return { kind: "done" };
+    const turn = this.turn++;
+    for (let i = 0; i < campaigns.length; i++) {
+      const c = campaigns[(turn + i) % campaigns.length]!;
+      const rows = await repo.claimRows(this.ctx.sql, c.id, batchSize);
+      if (rows.length) {
+        const content = await this.content(c.id);
+        // an address that unsubscribed after the analysis is skipped, never sent (read here, ahead of the sends)
+        const optedOut = content ? await optedOutAmong(this.ctx.sql, content.companyId, "email", rows.map((r) => r.email)) : new Set<string>();
+        if (content) return { kind: "rows", campaign: content, rows, optedOut };
+      }
+    }
+    return { kind: "idle", campaignIds: campaigns.map((c) => c.id) };
+  }
+
+  /** Claims, sends at the pace, records; until no campaign is running, the lease is lost or the process stops. */
+  private async loop(): Promise<void> {
+    const rate = this.opts.ratePerSecond;
+    const batchSize = Math.max(1, Math.ceil(rate * BATCH_SECONDS));
+    let recording: Promise<void> = Promise.resolve();
+    const unrecorded: Promise<void>[] = [];
+    let prefetch: Promise<Claim> | null = null;
+    try {
+      while (!this.stopped) {
+        const claim = await (prefetch ?? this.nextClaim(batchSize));
+        prefetch = null;
+        if (claim.kind === "done") return;
+        if (claim.kind === "idle") {
+          await recording;
+          // a campaign whose last rows a dead process left `sending` finishes once they are reconciled
+          await this.reconcileIfDue();
+          for (const id of claim.campaignIds) await this.finish(id);
+          this.nextSlot = 0;
+          await sleep(IDLE_MS);
+          continue;
+        }
+        prefetch = this.nextClaim(batchSize);
+        const { answers } = await this.sendBatch(claim.campaign, claim.rows, claim.optedOut, rate);
+        const { campaign } = claim;
+        recording = recording.then(() =>
+          answers
+            .then((results) => recordResults(this.ctx.sql, campaign.id, results, this.opts))
+            .then(() => notifyEmailCampaign(this.ctx, campaign.companyId, campaign.id))
+            .catch((err: unknown) =>
+              // the rows stay `sending` and end `unconfirmed` after the window: never sent twice
+              this.ctx.log.error({ err, campaignId: campaign.id }, "e-mail batch answers could not be recorded"),
+            ),
+        );
+        unrecorded.push(recording);
+        if (unrecorded.length > MAX_UNRECORDED) await unrecorded.shift();
+      }
+    } finally {
+      await recording;
+      if (prefetch) {
+        const ahead = await prefetch.catch((err: unknown) => {
+          this.ctx.log.warn({ err }, "e-mail claim ahead failed while the dispatcher stopped");
+          return null;
+        });
+        // rows claimed ahead and never sent: back to pending, as if never claimed
+        if (ahead?.kind === "rows") {
+          await this.ctx.sql.exec("UPDATE email_campaign_recipients SET state = 'pending', claimed_at = NULL WHERE id = ANY($1::bigint[]) AND state = 'sending'", [
+            ahead.rows.map((r) => r.id),
+          ]);
+        }
+      }
+    }
+  }
+
+  /**
+   * Pacing: send i starts no earlier than t0 + i/rate, nor earlier than the send `rate` places before it
+   * + 1 s + 15 ms, so no one-second window holds more than `rate` sends.
+   */
+  private async slot(rate: number): Promise<void> {
+    const now = Date.now();
+    if (this.nextSlot < now - 1000) this.nextSlot = now; // idle, or over a second behind: the schedule restarts
+    let at = Math.max(this.nextSlot, now);
+    if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
+    while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
+    const started = Date.now();
+    emailSendStarts.observe?.(started);
+    this.starts.push(started);
+    if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
+    // the next slot follows the schedule, not this send's (possibly late) start: a send delayed by a busy
+    // event loop is caught up by the next ones, still bounded by the one-second window above
+    this.nextSlot += 1000 / rate;
+  }
+
+  /** Resolves once the last send of the batch has started, with the promise of all answers. */
+  private async sendBatch(c: CampaignContent, rows: repo.ClaimedRow[], optedOut: Set<string>, rate: number): Promise<{ answers: Promise<RowResult[]> }> {
+    const driver = this.driver();
+    const settings = { publicUrl: this.ctx.config.publicUrl, appSecret: this.ctx.config.jwtSecret, bounceDomain: this.opts.bounceDomain };
+    const inflight: Promise<RowResult | null>[] = [];
+    for (const row of rows) {
+      if (optedOut.has(row.email.toLowerCase())) {
+        inflight.push(Promise.resolve({ row, outcome: { kind: "opted_out" }, at: new Date() }));
+        continue;
+      }
+      await this.slot(rate);
+      inflight.push(
+        driver.send(campaignMessage(c, row, settings)).then(
+          (outcome) => ({ row, outcome, at: new Date() }),
+          (err: unknown) => {
+            // the driver threw (not an SMTP answer): the outcome is unknown, the row stays `sending`
+            this.ctx.log.error({ err, rowId: row.id, campaignId: c.id }, "e-mail send threw; the row is left to reconciliation");
+            return null;
+          },
+        ),
+      );
+    }
+    return { answers: Promise.all(inflight).then((all) => all.filter((r): r is RowResult => r !== null)) };
+  }
+}
