@@ -74,9 +74,10 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await page.screenshot({ path: "/tmp/checkout-pix-1366-light.png" });
 
   const { txid } = await db().one<{ txid: string }>("SELECT txid FROM pix_charges WHERE invoice_id = $1", [invoice.id]);
-  const bank = await context.newPage();
+  // the sandbox PSP's page, reached as a newcomer would: the link under the QR code opens it in a new tab
+  await expect(dialog.getByTestId("pix-sandbox-link")).toHaveAttribute("href", `/pix-sandbox/${txid}`);
+  const [bank] = await Promise.all([context.waitForEvent("page"), dialog.getByTestId("pix-sandbox-link").click()]);
   const bankConsole = watchConsole(bank);
-  await bank.goto(`/pix-sandbox/${txid}`);
   await expect(bank.getByText("R$ 149,90")).toBeVisible();
   await bank.getByRole("button", { name: "Pagar" }).click();
   await expect(bank.getByTestId("sandbox-status")).toHaveText("Pago");

@@ -107,6 +107,8 @@ export const pixCharge = z.object({
   valor: z.object({ original: z.string().describe("Amount in BRL, two decimals, e.g. 99.90") }),
   expiresAt: z.string(),
   status: z.string().describe("ATIVA, CONCLUIDA, EXPIRADA"),
+  /** With the built-in sandbox PSP: the page that "pays" the charge (stands for the payer's bank app); else null. */
+  sandboxPayPath: z.string().nullable(),
 });
 export type PixCharge = z.infer<typeof pixCharge>;
 

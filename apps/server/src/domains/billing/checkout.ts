@@ -43,5 +43,5 @@ export async function checkout(ctx: AppContext, driver: PixDriver | null, actor:
     return repo.insertCharge(sql, { companyId: actor.companyId, invoiceId: invoice.id, txid, amount: amount.toFixed(2), brcode: created.brcode, status: created.status, expiresAt: created.expiresAt });
   });
   ctx.log.info({ companyId: actor.companyId, invoiceId: input.invoiceId, txid: row.txid }, "billing: Pix checkout");
-  return presentCharge(row);
+  return presentCharge(row, ctx.config.pix.provider === "sandbox");
 }

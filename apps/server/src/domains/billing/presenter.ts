@@ -15,7 +15,7 @@ export function presentInvoice(row: InvoiceRow, withCompany: boolean): Invoice {
   };
 }
 
-export function presentCharge(row: ChargeRow): PixCharge {
+export function presentCharge(row: ChargeRow, sandbox: boolean): PixCharge {
   return {
     txid: row.txid,
     invoiceId: row.invoice_id,
@@ -23,5 +23,6 @@ export function presentCharge(row: ChargeRow): PixCharge {
     valor: { original: Number(row.amount).toFixed(2) },
     expiresAt: row.expires_at.toISOString(),
     status: row.status,
+    sandboxPayPath: sandbox ? `/pix-sandbox/${row.txid}` : null,
   };
 }

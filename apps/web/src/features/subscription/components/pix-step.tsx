@@ -34,6 +34,11 @@ export function PixStep({ pix }: { pix: PixCharge }) {
       <Alert severity="info" sx={{ width: "100%" }}>
         {t("subscription.pix.waiting")}
       </Alert>
+      {pix.sandboxPayPath && (
+        <Button href={pix.sandboxPayPath} target="_blank" rel="noopener" data-testid="pix-sandbox-link">
+          {t("subscription.pix.sandboxPay")}
+        </Button>
+      )}
     </Stack>
   );
 }
