@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from "react";
 import type { ContactRef } from "@atende/shared";
 import { AppDialogsContext, type AppDialogs } from "../lib/app-dialogs";
+import { FeatureTexts } from "./app-texts";
 
 // loaded when first opened, not with the shell
 const ScheduleDialog = lazy(() => import("../features/schedules/components/schedule-dialog").then((m) => ({ default: m.ScheduleDialog })));
@@ -14,7 +15,10 @@ export function AppDialogsProvider({ children }: { children: ReactNode }) {
       {children}
       {scheduleFor && (
         <Suspense fallback={null}>
-          <ScheduleDialog open schedule={null} initialContact={scheduleFor} onClose={() => setScheduleFor(null)} onSaved={() => setScheduleFor(null)} />
+          {/* the schedules feature's texts load with its dialog (texts load per page: lib/i18n.ts) */}
+          <FeatureTexts features={["schedules"]}>
+            <ScheduleDialog open schedule={null} initialContact={scheduleFor} onClose={() => setScheduleFor(null)} onSaved={() => setScheduleFor(null)} />
+          </FeatureTexts>
         </Suspense>
       )}
     </AppDialogsContext.Provider>
