@@ -40,7 +40,8 @@ export async function startServerProcess(o: { databaseUrl: string; dataDir: stri
   });
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    // a process already gone (exited, or killed by a signal: its exitCode stays null) has no exit left to wait for
+    if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
   };

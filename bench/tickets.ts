@@ -19,6 +19,7 @@
  * again after a burst: 2,000 of the newest tickets get a new message without any marker word.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -232,7 +233,42 @@ interface Scenario {
  * Throughput of the list the web app opens: LIST_CONCURRENCY (50) clients in another process
  * (bench/list-load.ts) asking for the open tickets' first page with the queue filter the web sends.
  */
-async function listThroughput(base: string, token: string, queues: { id: number }[]) {
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0; // the process ended: its time is no longer readable, and the caller's sum says so by being low
+  }
+}
+
+/**
+ * The list throughput with the CPU it cost: the server's process, the database's backends (read
+ * from /proc, so PostgreSQL must run on this machine) and the clients' process, per request. On a
+ * machine whose cores are shared with other work the requests per second move with that work; the
+ * CPU per request does not, and `2 cores / CPU per request` is what this machine could serve.
+ */
+async function listThroughput(base: string, token: string, queues: { id: number }[], serverPid: number | undefined, sql: Sql) {
+  const backends = async () =>
+    (await sql.many<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).map((r) => r.pid);
+  const before = new Map((await backends()).map((pid) => [pid, cpuMs(pid)]));
+  const serverBefore = serverPid ? cpuMs(serverPid) : 0;
+  const result = await listLoad(base, token, queues);
+  const serverMs = serverPid ? cpuMs(serverPid) - serverBefore : NaN;
+  let databaseMs = 0;
+  for (const pid of await backends()) databaseMs += cpuMs(pid) - (before.get(pid) ?? 0);
+  const all = Number(result.result.allRequests);
+  const perRequest = (ms: number) => Math.round((ms / all) * 1000) / 1000;
+  const total = serverMs + databaseMs + Number(result.result.clientCpuMs);
+  return {
+    ...result,
+    cpuPerRequest: { server: perRequest(serverMs), database: perRequest(databaseMs), client: perRequest(Number(result.result.clientCpuMs)) },
+    capacityOn2Cores: Math.round((2000 / (total / all)) * 10) / 10,
+  };
+}
+
+async function listLoad(base: string, token: string, queues: { id: number }[]) {
   const concurrency = Number(process.env.BENCH_LIST_CONCURRENCY ?? 50);
   const url = `/api/tickets?status=open&pageNumber=1&showAll=true&queueIds=${encodeURIComponent(JSON.stringify(queues.map((q) => q.id)))}`;
   const out = await new Promise<string>((resolve, reject) => {
@@ -388,7 +424,7 @@ async function main() {
 
     // The server is a process of its own, so the client's work never shares its event loop; with
     // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
-    let server: { base: string; stop(): Promise<void> };
+    let server: { base: string; pid?: number; stop(): Promise<void> };
     if (process.env.BENCH_EXPLAIN) {
       const config = { ...loadConfig({ NODE_ENV: "production", JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
       const built = await buildApp(config, pool, url);
@@ -543,8 +579,17 @@ async function main() {
       return;
     }
     if (!process.env.BENCH_ONLY_THROUGHPUT) await run([...scenarios, ...reports]);
-    const throughput = await listThroughput(base, admin, await sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 ORDER BY id", [seeded.companyId]));
-    log(`GET /tickets open, first page, ${throughput.concurrency} clients at once (admin, queue filter): ${JSON.stringify(throughput.result)} (load ${os.loadavg()[0]!.toFixed(1)})`);
+    const throughput = await listThroughput(
+      base,
+      admin,
+      await sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1 ORDER BY id", [seeded.companyId]),
+      server.pid,
+      sql,
+    );
+    log(
+      `GET /tickets open, first page, ${throughput.concurrency} clients at once (admin, queue filter): ${JSON.stringify(throughput.result)} (load ${os.loadavg()[0]!.toFixed(1)}); ` +
+        `CPU ms per request ${JSON.stringify(throughput.cpuPerRequest)}, what two cores could serve: ${throughput.capacityOn2Cores}/s`,
+    );
     if (process.env.BENCH_ONLY_THROUGHPUT) {
       await server.stop();
       return;

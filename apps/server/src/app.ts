@@ -16,7 +16,7 @@ import { loggerOptions } from "./core/log-redaction.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
-import { Sql } from "./db/sql.js";
+import { createPool, Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
 import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
@@ -53,7 +53,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     for (const method of [r.method].flat()) if (method !== "HEAD") routes.push({ method, url: r.url });
   });
 
-  const sql = new Sql(pool);
+  // prepared statements outside transactions: one generic plan per statement and connection
+  const plannedPool = createPool(databaseUrl, 8, app.log, { genericPlans: true });
+  const sql = new Sql(pool, plannedPool);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
   const realtime = new Realtime(app.server, sql, tokens, app.log);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
@@ -118,6 +120,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       await realtime.close();
       await app.close();
       await jobs.stop();
+      await plannedPool.end();
     },
   };
 }

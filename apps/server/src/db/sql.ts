@@ -10,8 +10,13 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 export interface QueryOptions {
   /**
-   * A named prepared statement: each pooled connection parses and plans the text once and reuses the
-   * plan (for hot queries whose planning costs more than running them, like the ticket details).
+   * A named prepared statement planned once for any values: for hot queries of a fixed shape whose
+   * best plan does not depend on the values (a page walked through an index, rows by id) and whose
+   * planning costs more than running them, like the ticket list and details. Outside a transaction
+   * it runs on the planned pool (`createPool(..., { genericPlans: true })`), whose connections keep
+   * one generic plan per statement: left to itself PostgreSQL may plan such a statement again on
+   * every execution (its custom plans look cheaper to it than the generic one), which for the
+   * ticket list costs twice the query.
    */
   prepare?: boolean;
 }
@@ -31,10 +36,16 @@ function statementName(text: string): string {
 
 /** Thin, parameterised SQL access; every repository goes through it. */
 export class Sql {
-  constructor(private readonly conn: Queryable) {}
+  /** `planned`: the pool for prepared statements outside transactions (see QueryOptions.prepare). */
+  constructor(
+    private readonly conn: Queryable,
+    private readonly planned?: pg.Pool,
+  ) {}
 
   async many<T = Record<string, unknown>>(text: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<T[]> {
-    const res = opts.prepare ? await this.conn.query({ name: statementName(text), text, values: params }) : await this.conn.query(text, params);
+    const res = opts.prepare
+      ? await (this.planned ?? this.conn).query({ name: statementName(text), text, values: params })
+      : await this.conn.query(text, params);
     return res.rows as T[];
   }
 
@@ -82,8 +93,13 @@ export class Sql {
  * client and the next query takes a new one, so nothing else is needed. Without a logger (scripts,
  * tests) it goes to stderr.
  */
-export function createPool(connectionString: string, max = 10, log?: { warn(obj: object, msg: string): void }): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+export function createPool(
+  connectionString: string,
+  max = 10,
+  log?: { warn(obj: object, msg: string): void },
+  opts: { genericPlans?: boolean } = {},
+): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, ...(opts.genericPlans ? { options: "-c plan_cache_mode=force_generic_plan" } : {}) });
   pool.on("error", (err) => (log ? log.warn({ err }, "idle database connection lost; the pool opens a new one") : console.warn("idle database connection lost", err)));
   return pool;
 }

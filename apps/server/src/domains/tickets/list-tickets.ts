@@ -4,7 +4,7 @@ import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { presentTicket } from "./presenter.js";
 import { expectedMatches } from "./search-frequency.js";
-import { TICKET_COLUMNS, TICKET_JOINS, ticketsByIds, type TicketRow } from "./repository.js";
+import { TICKET_COLUMNS, TICKET_FIELDS, TICKET_JOINS, ticketsByIds, type TicketRow } from "./repository.js";
 import { visibilityFor, visibilitySql } from "./visibility.js";
 
 type Query = z.output<typeof ticketsQuery>;
@@ -63,12 +63,12 @@ async function listPage(ctx: AppContext, params: unknown[], baseWhere: string, o
   const count = withCount ? `(SELECT count(*)::int FROM (SELECT 1 FROM tickets t WHERE ${baseWhere} LIMIT ${COUNT_CAP}) x)` : "NULL::int";
   const rows = await ctx.sql.many<TicketRow & { total_count: number | null }>(
     `WITH page AS (
-       SELECT t.id, t.updated_at FROM tickets t WHERE ${baseWhere}
+       SELECT ${TICKET_FIELDS} FROM tickets t WHERE ${baseWhere}
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${pageSize + 1} OFFSET $${params.length + 1}
      )
      SELECT ${TICKET_COLUMNS}, ${count} AS total_count
-       FROM page p JOIN tickets t ON t.company_id = $1 AND t.id = p.id ${TICKET_JOINS}
-      ORDER BY p.updated_at DESC, p.id DESC`,
+       FROM page t ${TICKET_JOINS}
+      ORDER BY t.updated_at DESC, t.id DESC`,
     [...params, offset],
     { prepare: true },
   );
@@ -84,7 +84,7 @@ async function listPage(ctx: AppContext, params: unknown[], baseWhere: string, o
  */
 export const searchTuning = { walkAbove: 5_000 };
 
-/** `count` stops at this many (a badge shows "1000+"); counting 20k open tickets on every list call is not worth it. */
+/** `count` stops at this many (a badge shows "999+"); counting 20k open tickets on every list call is not worth it. */
 export const COUNT_CAP = 1000;
 
 /** The words of a search: accents removed, lower case, at most 8. */

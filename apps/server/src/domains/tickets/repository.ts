@@ -41,7 +41,18 @@ export interface TicketRow {
   updated_at: Date;
 }
 
-/** The columns every ticket presenter needs, over `tickets t`. */
+/**
+ * The ticket's own columns that TICKET_COLUMNS and TICKET_JOINS read: a subquery that selects them
+ * (`SELECT ${TICKET_FIELDS} FROM tickets t ...`) can stand for `tickets t`, so a page walked through
+ * an index is joined with its details without reading its rows a second time.
+ */
+export const TICKET_FIELDS = [
+  "id", "company_id", "uuid", "status", "user_id", "queue_id", "transfer_queue_id", "whatsapp_id", "contact_id",
+  "last_message", "last_message_at", "last_message_id", "unread_messages", "is_group", "chatbot", "from_me", "origin_from_me",
+  "use_integration", "prompt_id", "integration_id", "amount_used_bot_queues", "created_at", "updated_at",
+].map((c) => `t.${c}`).join(", ");
+
+/** The columns every ticket presenter needs, over `tickets t` (or a subquery of TICKET_FIELDS named t). */
 export const TICKET_COLUMNS = `
   t.id, t.company_id, t.uuid::text AS uuid, t.status, t.user_id, u.name AS user_name,
   t.queue_id, q.name AS queue_name, q.color AS queue_color, t.transfer_queue_id,
