@@ -19,7 +19,7 @@
  * again after a burst: 2,000 of the newest tickets get a new message without any marker word.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -235,12 +235,10 @@ interface Scenario {
  */
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); 0 once it is gone. */
 function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return 0; // the process ended: its time is no longer readable, and the caller's sum says so by being low
-  }
+  // a process that ended has no stat left: its time counts as 0, and the caller's sum says so by being low
+  if (!existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 /**
