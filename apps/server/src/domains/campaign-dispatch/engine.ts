@@ -322,7 +322,7 @@ export async function recordResults(
   });
   const changed = await ctx.sql.tx(async (sql) => {
     const before = await sql.many<{ id: string; state: string }>(
-      "SELECT id::text, state FROM campaign_recipients WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+      "SELECT r.id::text, r.state FROM campaign_recipients r WHERE r.id = ANY($1::bigint[]) ORDER BY r.id FOR UPDATE", // numeric order, as statuses.ts
       [known.map((r) => r.row.id)],
     );
     const after = await sql.many<{ id: string; state: string; phone: string; sent: boolean }>(

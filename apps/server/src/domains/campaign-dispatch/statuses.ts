@@ -44,9 +44,11 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
   const rowIds = wanted.map((s) => s.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
   const { handled, campaigns } = await ctx.sql.tx(async (sql) => {
     const rows = await sql.many<RowState>(
-      `SELECT id::text, campaign_id, state, provider_id, error_message FROM campaign_recipients
-        WHERE company_id = $1 AND (provider_id = ANY($2::text[]) OR id = ANY($3::bigint[]))
-        ORDER BY id FOR UPDATE`,
+      // ordered by the column, not the output's text (`ORDER BY id` would sort "10" before "9"): every
+      // writer locks recipients in the same numeric order, so two never wait on each other crosswise
+      `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM campaign_recipients r
+        WHERE r.company_id = $1 AND (r.provider_id = ANY($2::text[]) OR r.id = ANY($3::bigint[]))
+        ORDER BY r.id FOR UPDATE`,
       [companyId, wanted.map((s) => s.providerId), rowIds],
     );
     if (!rows.length) return { handled: new Set<string>(), campaigns: [] as number[] };

@@ -43,8 +43,9 @@ export const emailSandboxRoutes: Domain = (api, ctx) => {
       const params = [companyId, platform, request.query.to ?? null];
       const [rows, total] = await Promise.all([
         ctx.sql.many<MailRow>(
-          `SELECT id::text, company_id, from_address, to_address, subject, html, text, headers, created_at FROM email_sandbox_messages
-            WHERE ${where} ORDER BY id DESC LIMIT ${PAGE} OFFSET $4`,
+          // newest first by the numeric id (the output's id is text, which would sort "99" after "100")
+          `SELECT id::text, company_id, from_address, to_address, subject, html, text, headers, created_at FROM email_sandbox_messages m
+            WHERE ${where} ORDER BY m.id DESC LIMIT ${PAGE} OFFSET $4`,
           [...params, (request.query.page - 1) * PAGE],
         ),
         ctx.sql.one<{ count: number }>(`SELECT count(*)::int AS count FROM email_sandbox_messages WHERE ${where}`, params),

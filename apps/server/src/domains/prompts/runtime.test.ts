@@ -64,6 +64,9 @@ const chatRequests = () => ai.requests.filter((r) => r.path === "/v1/chat/comple
 describe("an AI prompt answers the queue's customers", () => {
   it("sends the model's answer as the bot, with the system prompt, the history (last maxMessages), max_tokens and temperature", async () => {
     await usePrompt({ maxMessages: 2, maxTokens: 120, temperature: 0.4, model: "modelo-x" });
+    // the first question gets id 99 and what follows 100, 101: the history must be the last two by
+    // number (as text, "99" sorts after "101" and the first question would come back)
+    await app.sql.exec("SELECT setval(pg_get_serial_sequence('messages', 'id'), 98)");
     const number = nextPhone();
     ai.replies.push({ content: "Olá! Temos camisetas azuis." });
     const first = await inbound(app, t.admin.token, wa, { number, body: "Oi, vocês têm camisetas?" });

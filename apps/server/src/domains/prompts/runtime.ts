@@ -157,8 +157,9 @@ export async function answerWithPrompt(ctx: AppContext, p: z.infer<typeof payloa
     const apiKey = openSecret(ctx.config.jwtSecret, prompt.api_key);
     const rows = (
       await ctx.sql.many<HistoryRow>(
-        `SELECT id::text, body, from_me, media_type, media_path, mimetype FROM messages
-          WHERE company_id = $1 AND ticket_id = $2 AND NOT is_deleted ORDER BY id DESC LIMIT $3`,
+        // ORDER BY the column (m.id), not the output's text, which would sort "99" after "100"
+        `SELECT m.id::text, m.body, m.from_me, m.media_type, m.media_path, m.mimetype FROM messages m
+          WHERE m.company_id = $1 AND m.ticket_id = $2 AND NOT m.is_deleted ORDER BY m.id DESC LIMIT $3`,
         [companyId, ticketId, prompt.max_messages],
       )
     ).reverse();
