@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { timestamptzParser } from "./timestamp-parser.js";
 
 // Return BIGINT counts as numbers and DATE as plain YYYY-MM-DD strings.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
+// timestamptz without regular expressions (timestamp-parser.ts), the pg parser kept for other forms
+pg.types.setTypeParser(1184, timestamptzParser(pg.types.getTypeParser(1184)));
 
 type Queryable = pg.Pool | pg.PoolClient;
 
