@@ -44,7 +44,12 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await expect(rows.nth(1)).toContainText("Pago");
   await expect(rows.nth(1).getByRole("button", { name: "Pagar" })).toHaveCount(0);
   expect(overdue.id).toBeGreaterThan(0);
-  await shoot(page, "subscription", () => expect(rows.first()).toBeVisible());
+  await shoot(page, "subscription", async () => {
+    await expect(rows.first()).toBeVisible();
+    // at phone width the invoices fit: value, due date, status and the pay button without sideways scrolling
+    const table = page.getByRole("table", { name: "Faturas" });
+    expect(await table.evaluate((el) => el.parentElement!.scrollWidth <= el.parentElement!.clientWidth)).toBe(true);
+  });
 
   await page.getByRole("button", { name: "Assine Agora!" }).click();
   const dialog = page.getByRole("dialog");

@@ -1,10 +1,12 @@
 import { campaignProgress, idParam, sandboxFailureRate, sandboxFailureRateInput } from "@atende/shared";
 import { z } from "zod";
+import type { AppContext } from "../../core/context.js";
 import type { Domain } from "../../core/domain.js";
+import { Poller } from "../../core/poller.js";
 import { CampaignDispatcher, RESUME_JOB } from "./engine.js";
 import { campaignNotifier } from "./events.js";
 import { dispatchOptions, type DispatchOptions } from "./options.js";
-import { graphCampaignSender, sandboxCampaignSender, type CampaignSender } from "./sender.js";
+import { giveDueSimulatedStatuses, graphCampaignSender, sandboxCampaignSender, type CampaignSender, type SimulatedStatus } from "./sender.js";
 import { pauseCampaign, resumeWaiting, setSandboxFailureRate, startCampaign } from "./service.js";
 import { applyCampaignStatuses } from "./statuses.js";
 
@@ -21,14 +23,7 @@ const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaign
 export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOptions>; graphSender?: CampaignSender } = {}): Domain {
   return (api, ctx) => {
     const opts = { ...dispatchOptions(), ...o.options };
-    const sandbox = sandboxCampaignSender(ctx, {
-      stepMs: opts.sandboxStepMs,
-      onStatus: async (s) => {
-        await applyCampaignStatuses(ctx, s.companyId, [
-          { providerId: s.providerId, rowId: s.rowId, status: s.status, errorCode: s.errorCode, errorTitle: s.errorTitle },
-        ]);
-      },
-    });
+    const sandbox = sandboxCampaignSender(ctx, { stepMs: opts.sandboxStepMs });
     const dispatcher = new CampaignDispatcher(ctx, opts, { graph: o.graphSender ?? graphCampaignSender(ctx), sandbox });
     const kick = () => dispatcher.kick();
 
@@ -49,12 +44,19 @@ export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOpti
         resumeWaiting(ctx, companyId, campaignId, async (at) => void (await ctx.jobs.send(RESUME_JOB, { companyId, campaignId }, { startAfter: at })), kick),
     });
 
+    // the sandbox business's simulated statuses, owed by rows: given in every process that dispatches
+    const statuses = new Poller(Math.max(20, Math.min(250, opts.sandboxStepMs / 4)), () => giveSandboxStatuses(ctx, opts.sandboxStepMs), (err) =>
+      ctx.log.error({ err }, "sandbox campaign statuses: a run failed; the next one tries again"),
+    );
     if (opts.enabled ?? ctx.config.runJobs) {
-      api.addHook("onReady", async () => dispatcher.start());
+      api.addHook("onReady", async () => {
+        await dispatcher.start();
+        statuses.start();
+      });
     }
     api.addHook("onClose", async () => {
+      await statuses.stop();
       await dispatcher.stop();
-      sandbox.stop();
       campaignNotifier(ctx).stop();
     });
 
@@ -77,3 +79,10 @@ export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOpti
 }
 
 export const campaignDispatchRoutes = createCampaignDispatchDomain();
+
+/** Gives every simulated status due now (batches of 500), through the handler Meta's webhooks feed. */
+async function giveSandboxStatuses(ctx: AppContext, stepMs: number): Promise<void> {
+  const limit = 500;
+  const apply = async (companyId: number, statuses: SimulatedStatus[]) => void (await applyCampaignStatuses(ctx, companyId, statuses));
+  while ((await giveDueSimulatedStatuses(ctx.sql, { limit, stepMs, claimMs: 30_000, log: ctx.log }, apply)) === limit);
+}

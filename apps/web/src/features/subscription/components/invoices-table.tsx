@@ -26,14 +26,16 @@ export function InvoicesTable({ filters, withCompany, onPay, height = "calc(100v
   const { t } = useTranslation();
   const list = usePagedList({ queryKey: billingKeys.invoiceList(filters), fetchPage: (page, signal) => fetchInvoicesPage(filters, page, signal) });
   const columns = 5 + (withCompany ? 1 : 0) + (onPay ? 1 : 0);
+  // on a phone the id and the detail step aside so value, due date, status and the pay button fit
+  const wide = { display: { xs: "none", sm: "table-cell" } } as const;
   return (
     <Paper variant="outlined" onScroll={list.onScroll} sx={{ height, minHeight: 260, overflow: "auto" }}>
       <Table size="small" stickyHeader aria-label={t("subscription.invoices.title")}>
         <TableHead>
           <TableRow>
-            <TableCell>{t("subscription.invoices.id")}</TableCell>
+            <TableCell sx={wide}>{t("subscription.invoices.id")}</TableCell>
             {withCompany && <TableCell>{t("subscription.invoices.company")}</TableCell>}
-            <TableCell>{t("subscription.invoices.detail")}</TableCell>
+            <TableCell sx={wide}>{t("subscription.invoices.detail")}</TableCell>
             <TableCell align="right">{t("subscription.invoices.value")}</TableCell>
             <TableCell>{t("subscription.invoices.dueDate")}</TableCell>
             <TableCell>{t("subscription.invoices.status")}</TableCell>
@@ -51,11 +53,11 @@ export function InvoicesTable({ filters, withCompany, onPay, height = "calc(100v
                 data-status={display}
                 sx={display === "overdue" ? { bgcolor: (theme) => (theme.palette.mode === "dark" ? "rgba(244, 67, 54, 0.25)" : "#ffebee") } : undefined}
               >
-                <TableCell>{inv.id}</TableCell>
+                <TableCell sx={wide}>{inv.id}</TableCell>
                 {withCompany && <TableCell>{inv.companyName}</TableCell>}
-                <TableCell sx={{ minWidth: 160, wordBreak: "break-word" }}>{inv.detail}</TableCell>
+                <TableCell sx={{ ...wide, minWidth: 160, wordBreak: "break-word" }}>{inv.detail}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatBrl(inv.value)}</TableCell>
-                <TableCell>{formatDate(inv.dueDate)}</TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDate(inv.dueDate)}</TableCell>
                 <TableCell>
                   <Chip size="small" label={t(`subscription.invoices.display.${display}`)} color={display === "paid" ? "success" : display === "overdue" ? "error" : "default"} />
                 </TableCell>
