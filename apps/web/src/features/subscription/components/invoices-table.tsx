@@ -30,7 +30,7 @@ export function InvoicesTable({ filters, withCompany, onPay, height = "calc(100v
   const wide = { display: { xs: "none", sm: "table-cell" } } as const;
   return (
     <Paper variant="outlined" onScroll={list.onScroll} sx={{ height, minHeight: 260, overflow: "auto" }}>
-      <Table size="small" stickyHeader aria-label={t("subscription.invoices.title")}>
+      <Table size="small" stickyHeader aria-label={t("subscription.invoices.title")} sx={{ "& .MuiTableCell-root": { px: { xs: 1, sm: 2 } } }}>
         <TableHead>
           <TableRow>
             <TableCell sx={wide}>{t("subscription.invoices.id")}</TableCell>
