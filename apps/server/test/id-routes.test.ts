@@ -134,6 +134,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/sandbox/:whatsappId/outbox": { params: { whatsappId: id("whatsappId") } },
   "/api/sandbox/:whatsappId/read": { params: { whatsappId: id("whatsappId") }, body: { POST: () => ({}) } },
   "/api/contacts/:id": { params: { id: id("contactId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/contacts/:id/export": { params: { id: id("contactId") } },
+  "/api/contacts/:id/erase": { params: { id: id("contactId") } },
   "/api/tags/:id": { params: { id: id("tagId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/quick-messages/:id": { params: { id: id("quickMessageId") }, body: { PUT: () => ({ shortcode: "hijacked", message: "Hijacked" }) } },
   "/api/quick-messages/:id/media": { params: { id: id("quickMessageId") } },
@@ -377,6 +379,7 @@ const COMPANY_TABLES = [
   "email_campaigns",
   "email_campaign_recipients",
   "email_sandbox_messages",
+  "audit_log",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

@@ -1,7 +1,5 @@
 import type { Sql } from "../../db/sql.js";
 
-type Rows = Record<string, unknown>[];
-
 /** Who the contact is, for matching rows that name it by address rather than by id. */
 export interface ContactAddresses {
   /** the number and its other WhatsApp forms (core/phone.ts phoneVariants) */
