@@ -5,6 +5,12 @@ import type { Sql } from "../src/db/sql.js";
 
 export const TEST_PASSWORD = "secret123";
 
+/**
+ * The key ring of server tests and of the server processes they start (SECRETS_KEYS): made for tests
+ * only, never used by an installation. Test apps seal stored credentials with it.
+ */
+export const TEST_SECRETS_KEYS = "test:DzTEgMwYWf1Wzj4ZTnhW1Y3bs1HZGtIbBnecLFFVoQg=";
+
 let seq = 0;
 const unique = (label: string) => `${label}-${process.pid}-${++seq}-${randomBytes(2).toString("hex")}`;
 

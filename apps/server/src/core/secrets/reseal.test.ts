@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
-import { DEV_SECRETS_KEYS, parseKeyRing } from "./key-ring.js";
+import { buildQueue, buildTenant, buildUser, createTestApp, TEST_SECRETS_KEYS, type TestApp } from "../../../test/helper.js";
+import { parseKeyRing } from "./key-ring.js";
 import { resealStoredSecrets } from "./reseal.js";
 import { SecretSealer } from "./sealer.js";
 
@@ -11,8 +11,8 @@ const K2 = "k2:udg/Wjr5Oat7J+l8G6CjikWuroLSvqYDN7PaVBtiFCA=";
 const LEGACY_JWT = "legacy-jwt-secret-of-at-least-32-characters";
 const V1 = "v1:9tdORBWXxFyJBDto:yGoD1pykLrrk1p8m-6UYiA:kMopcgsIRnpHIB28UuU";
 
-// the test app sealed its own installation-wide values under the development key: every ring here lists it last
-const ring = (keys: string) => parseKeyRing(`${keys},${DEV_SECRETS_KEYS}`);
+// the test app sealed its own installation-wide values under the tests' key: every ring here lists it last
+const ring = (keys: string) => parseKeyRing(`${keys},${TEST_SECRETS_KEYS}`);
 
 let app: TestApp;
 beforeAll(async () => {

@@ -76,7 +76,7 @@ describe("businesses: create and edit", () => {
     }
     const stored = await app.sql.one<{ company_id: number; access_token: string }>("SELECT company_id, access_token FROM businesses WHERE id = $1", [body.id]);
     // sealed at rest for this row (core/secrets), opened only by the server
-    expect(stored.access_token).toMatch(/^v2:dev-insecure:/);
+    expect(stored.access_token).toMatch(/^v2:test:/);
     expect(stored.access_token).not.toContain("EAAG");
     expect(app.ctx.secrets.open({ companyId: stored.company_id, column: "businesses.access_token", row: body.id }, stored.access_token)).toBe("EAAG-secret-token");
   });
