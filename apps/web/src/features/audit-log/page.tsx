@@ -71,8 +71,8 @@ export default function AuditLogPage() {
           <TableHead>
             <TableRow>
               <TableCell sx={{ whiteSpace: "nowrap" }}>{t("auditLog.columns.when")}</TableCell>
-              <TableCell>{t("auditLog.columns.action")}</TableCell>
-              <TableCell>{t("auditLog.columns.actor")}</TableCell>
+              <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("auditLog.columns.action")}</TableCell>
+              <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("auditLog.columns.actor")}</TableCell>
               <TableCell>{t("auditLog.columns.target")}</TableCell>
               <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("auditLog.columns.ip")}</TableCell>
               <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("auditLog.columns.details")}</TableCell>
@@ -80,14 +80,25 @@ export default function AuditLogPage() {
           </TableHead>
           <TableBody>
             {list.data?.entries.map((e) => (
-              <TableRow key={e.id} data-testid="audit-row">
-                <TableCell sx={{ whiteSpace: "nowrap" }}>{formatInZone(e.createdAt, timeZone, "dd/MM/yyyy HH:mm:ss")}</TableCell>
-                <TableCell>{t(`auditLog.actions.${e.action}`)}</TableCell>
-                <TableCell sx={{ overflowWrap: "anywhere" }}>{e.actor.name || "—"}</TableCell>
+              <TableRow key={e.id} data-testid="audit-row" sx={{ verticalAlign: "top" }}>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>
+                  {formatInZone(e.createdAt, timeZone, "dd/MM/yyyy HH:mm:ss")}
+                  {/* on a phone the action and who did it go under the time */}
+                  <Box sx={{ display: { sm: "none" }, whiteSpace: "normal" }}>
+                    <Typography variant="body2" fontWeight={600}>
+                      {t(`auditLog.actions.${e.action}`)}
+                    </Typography>
+                    <Typography variant="body2">{e.actor.name || "—"}</Typography>
+                  </Box>
+                </TableCell>
+                <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t(`auditLog.actions.${e.action}`)}</TableCell>
+                <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, overflowWrap: "anywhere" }}>{e.actor.name || "—"}</TableCell>
                 <TableCell sx={{ overflowWrap: "anywhere" }}>
                   {e.target.type === "contact" ? t("auditLog.contactTarget", { id: e.target.id }) : e.target.label}
                   <Typography component="div" variant="caption" color="text.secondary" sx={{ display: { md: "none" } }}>
-                    {e.ip} <DetailsText entry={e} />
+                    {e.ip}
+                    <br />
+                    <DetailsText entry={e} />
                   </Typography>
                 </TableCell>
                 <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{e.ip}</TableCell>
