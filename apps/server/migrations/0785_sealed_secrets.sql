@@ -10,3 +10,4 @@ COMMENT ON COLUMN prompts.api_key IS 'sealed (core/secrets)';
 COMMENT ON COLUMN prompts.voice_key IS 'sealed (core/secrets)';
 COMMENT ON COLUMN queue_integrations.json_content_sealed IS 'sealed (core/secrets)';
 COMMENT ON COLUMN pix_webhook_secret.secret IS 'sealed (core/secrets)';
+COMMENT ON COLUMN baileys_auth.value IS 'sealed (core/secrets)';

@@ -30,9 +30,22 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   byId("prompts", "voice_key"),
   // queue integrations: Dialogflow's service account
   byId("queue_integrations", "json_content_sealed"),
+  // Baileys (unofficial WhatsApp): the paired device's credentials and signal keys, one row per key
+  {
+    table: "baileys_auth",
+    column: "value",
+    company: "company_id",
+    key: ["whatsapp_id", "key"],
+    place: (companyId, key) => baileysAuthPlace(companyId, Number(key[0]), String(key[1])),
+  },
   // the PSP webhook URL's secret path segment (one per installation)
   { table: "pix_webhook_secret", column: "secret", company: "0", key: ["id"], place: () => PIX_WEBHOOK_SECRET_PLACE },
 ];
+
+/** A Baileys connection's stored key (its row: the connection and the key's name). */
+export function baileysAuthPlace(companyId: number, whatsappId: number, key: string): SecretPlace {
+  return { companyId, column: "baileys_auth.value", row: `${whatsappId}/${key}` };
+}
 
 export const PIX_WEBHOOK_SECRET_PLACE: SecretPlace = { companyId: 0, column: "pix_webhook_secret.secret", row: "installation" };
 

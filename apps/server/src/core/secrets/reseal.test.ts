@@ -37,10 +37,12 @@ describe("stored secrets: start-up sealing and rotation", () => {
       V1,
       queueId,
     ]);
+    const wa = await app.sql.one<{ id: number }>("INSERT INTO whatsapps (company_id, name, provider) VALUES ($1, 'Baileys', 'baileys') RETURNING id", [t.companyId]);
+    await app.sql.exec("INSERT INTO baileys_auth (company_id, whatsapp_id, key, value) VALUES ($1, $2, 'creds', '{\"noiseKey\":1}')", [t.companyId, wa.id]);
     const k1 = new SecretSealer(ring(K1), LEGACY_JWT);
 
     const first = await resealStoredSecrets(app.sql, k1, quiet, "startup");
-    expect(first.sealed).toBeGreaterThanOrEqual(3);
+    expect(first.sealed).toBeGreaterThanOrEqual(4);
     expect(first.resealed).toBeGreaterThanOrEqual(1);
     const b = await app.sql.one<{ access_token: string; app_secret: string; verify_token: string }>("SELECT access_token, app_secret, verify_token FROM businesses WHERE id = $1", [business.id]);
     for (const v of Object.values(b)) expect(v).toMatch(/^v2:k1:/);
@@ -48,6 +50,10 @@ describe("stored secrets: start-up sealing and rotation", () => {
     const p = await app.sql.one<{ api_key: string }>("SELECT api_key FROM prompts WHERE id = $1", [prompt.id]);
     expect(p.api_key).toMatch(/^v2:k1:/);
     expect(k1.open({ companyId: t.companyId, column: "prompts.api_key", row: prompt.id }, p.api_key)).toBe("sk-legacy-9876");
+
+    const creds = await app.sql.one<{ value: string }>("SELECT value FROM baileys_auth WHERE whatsapp_id = $1 AND key = 'creds'", [wa.id]);
+    expect(creds.value).toMatch(/^v2:k1:/);
+    expect(k1.open({ companyId: t.companyId, column: "baileys_auth.value", row: `${wa.id}/creds` }, creds.value)).toBe('{"noiseKey":1}');
 
     // a second start finds nothing to do
     expect(await resealStoredSecrets(app.sql, k1, quiet, "startup")).toEqual({ sealed: 0, resealed: 0, unreadable: 0 });
