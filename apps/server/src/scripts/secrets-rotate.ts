@@ -11,7 +11,7 @@ import { createPool, Sql } from "../db/sql.js";
  * running. With the embedded database (no DATABASE_URL) run it while the server is stopped, or leave
  * it to the nightly job secrets.reseal.
  */
-async function main() {
+async function main(): Promise<number> {
   const config = loadConfig();
   const log = pino({ level: config.logLevel === "silent" ? "info" : config.logLevel });
   const db = await openDatabase(config, log);
@@ -20,14 +20,18 @@ async function main() {
     const sealer = new SecretSealer(config.secretsKeys, config.jwtSecret);
     const counts = await resealStoredSecrets(new Sql(pool), sealer, log, "rotate");
     console.log(`Secrets under key "${sealer.primaryKeyId}": ${counts.sealed} sealed from plaintext, ${counts.resealed} re-sealed, ${counts.unreadable} unreadable`);
-    if (counts.unreadable) process.exitCode = 2;
+    return counts.unreadable ? 2 : 0;
   } finally {
     await pool.end();
     await db.embedded?.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Refusing to run: ${err.message}` : err);
-  process.exit(1);
-});
+// an explicit exit: the embedded database's exit hook would otherwise end the process with 0
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof ConfigError ? `Refusing to run: ${err.message}` : err);
+    process.exit(1);
+  },
+);
