@@ -14,6 +14,9 @@
 import { mkdirSync, openAsBlob, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseKeyRing } from "../apps/server/src/core/secrets/key-ring.js";
+import { SecretSealer } from "../apps/server/src/core/secrets/sealer.js";
+import { sealStored, TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { tmpDataDir } from "../apps/server/src/db/embedded.js";
 import { benchDatabase } from "./database.js";
@@ -30,9 +33,10 @@ async function seed(sql: Sql, companyId: number) {
   const costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Bench') RETURNING id", [companyId])).id;
   const queueId = (await one<{ id: number }>("INSERT INTO queues (company_id, name, color) VALUES ($1, 'Bench', '#123456') RETURNING id", [companyId])).id;
   const businessId = (await one<{ id: number }>(
-    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM Bench', 'waba-bench', 't', 's', 'v') RETURNING id",
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM Bench', 'waba-bench', '', '', '') RETURNING id",
     [companyId],
   )).id;
+  await sealStored(sql, new SecretSealer(parseKeyRing(TEST_SECRETS_KEYS)), "businesses", businessId, { access_token: "t", app_secret: "s", verify_token: "v" });
   const w = await one<{ id: number }>("INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Bench', 'official', true, 'DISCONNECTED') RETURNING id", [companyId]);
   await sql.exec("INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number) VALUES ($1, $2, $3, 'pn-bench', '5511900000000')", [
     companyId,

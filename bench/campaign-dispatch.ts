@@ -17,6 +17,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { parseKeyRing } from "../apps/server/src/core/secrets/key-ring.js";
+import { SecretSealer } from "../apps/server/src/core/secrets/sealer.js";
+import { sealStored, TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { buildCampaign, phones, rateFigures } from "../apps/server/src/domains/campaign-dispatch/test-factory.js";
@@ -57,9 +60,15 @@ async function main() {
     );
     const companyId = company.id;
     const business = await sql.one<{ id: number }>(
-      "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM', $2, $3, $4, 'verify') RETURNING id",
-      [companyId, fake.wabaId, fake.accessToken, fake.appSecret],
+      "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM', $2, '', '', '') RETURNING id",
+      [companyId, fake.wabaId],
     );
+    // stored as the server stores them: sealed under the key ring the server process gets
+    await sealStored(sql, new SecretSealer(parseKeyRing(TEST_SECRETS_KEYS)), "businesses", business.id, {
+      access_token: fake.accessToken,
+      app_secret: fake.appSecret,
+      verify_token: "verify",
+    });
     await fake.setTemplates([fakeTemplate("pedido_enviado")]);
     const fakePhones = RATES.map((_, i) => fakePhone({ digits: `552199990${String(1000 + i)}`, messaging_limit_tier: "TIER_UNLIMITED" }));
     await fake.setPhones(fakePhones);

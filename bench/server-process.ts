@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { freePort } from "../apps/server/src/db/embedded.js";
 import { ensureServerBuild } from "../scripts/build-server.mjs";
+import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -30,6 +31,7 @@ export async function startServerProcess(o: { databaseUrl: string; dataDir: stri
       DATA_DIR: o.dataDir,
       WEB_DIST: "/nonexistent",
       JWT_SECRET: "s".repeat(40),
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       ADMIN_EMAIL: "admin@bench.local",
       ADMIN_PASSWORD: "bench-admin-password",
       LOG_LEVEL: "warn",

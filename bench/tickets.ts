@@ -32,6 +32,7 @@ import { startEmbeddedPostgres, tmpDataDir, ensureDatabase, type EmbeddedDatabas
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { startServerProcess } from "./server-process.js";
+import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -424,7 +425,7 @@ async function main() {
     // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
     let server: { base: string; pid?: number; stop(): Promise<void> };
     if (process.env.BENCH_EXPLAIN) {
-      const config = { ...loadConfig({ NODE_ENV: "production", JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
+      const config = { ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
       const built = await buildApp(config, pool, url);
       await built.start();
       await built.app.listen({ port: 0, host: "127.0.0.1" });

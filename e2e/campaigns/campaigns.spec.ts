@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { typeDate } from "../support/date-fields.js";
-import { createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
+import { createTenant, db, expect, login, sealIn, test, type Tenant } from "../support/fixtures.js";
 
 /** /campaigns and /new-campaign (spec 3 §2, §4, §5): the form with its summary, the list, the calendar. */
 
@@ -21,9 +21,10 @@ async function world(): Promise<World> {
   await db().exec("INSERT INTO queues (company_id, name, color) VALUES ($1, 'Atendimento', '#1976d2')", [c]);
   await db().exec("INSERT INTO queue_integrations (company_id, type, name, project_name, url_n8n) VALUES ($1, 'webhook', 'Robô de ofertas', 'Robô de ofertas', 'https://bot.example.com')", [c]);
   const businessId = (await one<{ id: number }>(
-    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM Loja', $2, 'tok', 'sec', 'ver') RETURNING id",
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'BM Loja', $2, '', '', '') RETURNING id",
     [c, `waba-e2e-${c}`],
   )).id;
+  await sealIn("businesses", businessId, { access_token: "tok", app_secret: "sec", verify_token: "ver" });
   const w = await one<{ id: number }>("INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Oficial', 'official', true, 'CONNECTED') RETURNING id", [c]);
   await db().exec(
     `INSERT INTO official_numbers (company_id, whatsapp_id, business_id, phone_number_id, phone_number, display_phone_number, verified_name, messaging_limit)

@@ -1,4 +1,4 @@
-import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { buildQueue, createTenant, db, expect, login, sealIn, test } from "../support/fixtures.js";
 
 interface SeedNumber {
   digits: string;
@@ -17,9 +17,10 @@ async function seedBusiness(companyId: number, name: string, wabaId: string, num
   const sql = db();
   const b = await sql.one<{ id: number }>(
     `INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, account_status)
-     VALUES ($1, $2, $3, 'token', 'secret', 'verify-token', 'APPROVED') RETURNING id`,
+     VALUES ($1, $2, $3, '', '', '', 'APPROVED') RETURNING id`,
     [companyId, name, wabaId],
   );
+  await sealIn("businesses", b.id, { access_token: "token", app_secret: "secret", verify_token: "verify-token" });
   for (const [i, n] of numbers.entries()) {
     const hasDefault = await sql.maybe("SELECT 1 FROM whatsapps WHERE company_id = $1 AND is_default", [companyId]);
     const w = await sql.one<{ id: number }>(

@@ -44,6 +44,7 @@ test.describe("menu per role (spec 1-core §2, §6)", () => {
       "Usuários",
       "Filas & Chatbot",
       "Tags",
+      "Auditoria",
       "Configurações",
     ]);
     await expect(page.getByText("Administração", { exact: true })).toBeVisible();
@@ -68,6 +69,7 @@ test.describe("menu per role (spec 1-core §2, §6)", () => {
       "Integrações",
       "API",
       "Financeiro",
+      "Auditoria",
       "Configurações",
     ]);
   });

@@ -1,6 +1,8 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { createPool, Sql } from "../../apps/server/src/db/sql.js";
-import { buildCompany, buildQueue, buildUser, TEST_PASSWORD, type PlanOverrides } from "../../apps/server/test/factories.js";
+import { DEV_SECRETS_KEYS, parseKeyRing } from "../../apps/server/src/core/secrets/key-ring.js";
+import { SecretSealer } from "../../apps/server/src/core/secrets/sealer.js";
+import { buildCompany, buildQueue, buildUser, sealStored, TEST_PASSWORD, type PlanOverrides } from "../../apps/server/test/factories.js";
 import { E2E_ADMIN } from "./constants.js";
 
 export { expect, E2E_ADMIN, TEST_PASSWORD };
@@ -10,6 +12,11 @@ let sql: Sql | undefined;
 export function db(): Sql {
   sql ??= new Sql(createPool(process.env.E2E_DATABASE_URL!, 3));
   return sql;
+}
+
+/** Writes credentials as the server stores them: sealed for the row (the browser tests' server runs on the development key). */
+export function sealIn(table: "businesses" | "prompts" | "queue_integrations", id: number, values: Record<string, string>): Promise<void> {
+  return sealStored(db(), new SecretSealer(parseKeyRing(DEV_SECRETS_KEYS)), table, id, values);
 }
 
 export interface Tenant {

@@ -1,14 +1,15 @@
 import type { Page } from "@playwright/test";
-import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { createTenant, db, expect, login, sealIn, test } from "../support/fixtures.js";
 
 /** A synced-looking business with one number and templates Meta would list (one rejected, one with a LOCATION header). */
 async function seedMetaBusiness(companyId: number): Promise<void> {
   const sql = db();
   const b = await sql.one<{ id: number }>(
     `INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, account_status)
-     VALUES ($1, 'Conta Matriz', '4004', 'token', 'secret', 'verify-token', 'APPROVED') RETURNING id`,
+     VALUES ($1, 'Conta Matriz', '4004', '', '', '', 'APPROVED') RETURNING id`,
     [companyId],
   );
+  await sealIn("businesses", b.id, { access_token: "token", app_secret: "secret", verify_token: "verify-token" });
   const w = await sql.one<{ id: number }>(
     "INSERT INTO whatsapps (company_id, name, provider, is_official, status, number) VALUES ($1, 'Matriz', 'official', true, 'CONNECTED', '5511950000001') RETURNING id",
     [companyId],

@@ -16,6 +16,9 @@ import { loggerOptions } from "./core/log-redaction.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
+import { defineResealJob } from "./core/secrets/job.js";
+import { resealStoredSecrets } from "./core/secrets/reseal.js";
+import { SecretSealer } from "./core/secrets/sealer.js";
 import { createPool, Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
@@ -60,7 +63,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const realtime = new Realtime(app.server, sql, tokens, app.log);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
   const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens, log: app.log };
+  const secrets = new SecretSealer(config.secretsKeys, config.jwtSecret);
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, log: app.log };
+  defineResealJob(ctx);
 
   await registerSecurityHeaders(app, config.biAllowedHosts);
   await app.register(cookie);
@@ -111,6 +116,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     ctx,
     routes,
     async start() {
+      // credentials stored in plaintext by older versions, or sealed in the v1 format, are sealed
+      // before anything reads them (idempotent: a start with nothing to seal reads one page per column)
+      await resealStoredSecrets(sql, secrets, app.log, "startup");
       await jobs.start();
     },
     async close() {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { TEST_SECRETS_KEYS as KEYS } from "../test/factories.js";
 import { assertDatabaseChoice, ConfigError, loadConfig } from "./config.js";
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), "atende-config-"));
@@ -26,14 +27,14 @@ describe("configuration", () => {
   });
 
   it("requires JWT_SECRET of 32+ characters in production", () => {
-    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password" };
+    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", SECRETS_KEYS: KEYS };
     expect(() => loadConfig(prod)).toThrow(ConfigError);
     expect(() => loadConfig({ ...prod, JWT_SECRET: "short" })).toThrow(ConfigError);
     expect(loadConfig({ ...prod, JWT_SECRET: "x".repeat(32) }).jwtSecret).toBe("x".repeat(32));
   });
 
   it("refuses the embedded database in production unless explicitly allowed", () => {
-    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40) };
+    const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40), SECRETS_KEYS: KEYS };
     expect(() => assertDatabaseChoice(loadConfig(prod))).toThrow(/DATABASE_URL must be set in production/);
     expect(() => assertDatabaseChoice(loadConfig({ ...prod, ALLOW_EMBEDDED_DATABASE: "true" }))).not.toThrow();
     expect(() => assertDatabaseChoice(loadConfig({ ...prod, DATABASE_URL: "postgres://db/atende" }))).not.toThrow();
@@ -64,7 +65,7 @@ describe("Graph API base URL (WHATSAPP_GRAPH_URL + WHATSAPP_GRAPH_VERSION)", () 
 });
 
 describe("SMS settings", () => {
-  const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40) };
+  const prod = { NODE_ENV: "production", ADMIN_PASSWORD: "a-real-admin-password", JWT_SECRET: "y".repeat(40), SECRETS_KEYS: KEYS };
   const twilio = { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: `AC${"a".repeat(32)}`, TWILIO_AUTH_TOKEN: "t", TWILIO_FROM: "+15005550006" };
   it("uses the sandbox outside production and is off in production unless a provider is chosen", () => {
     expect(loadConfig({ NODE_ENV: "development" }).sms.provider).toBe("sandbox");

@@ -2,6 +2,7 @@ import { parseBiHosts } from "@atende/shared";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadOrCreateSecret } from "./core/secret-file.js";
+import { KeyRingError, loadKeyRing, type KeyRing } from "./core/secrets/key-ring.js";
 import { loadPixConfig, PixConfigError, type PixConfig } from "./domains/billing/pix/config.js";
 
 export const DEV_ADMIN_EMAIL = "admin@atende.local";
@@ -14,6 +15,11 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   jwtSecret: string;
+  /**
+   * SECRETS_KEYS: the keys that seal stored credentials (core/secrets, docs/settings.md). Outside
+   * production the public development key when unset; production refuses to start without its own.
+   */
+  secretsKeys: KeyRing;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   adminEmail: string;
@@ -106,6 +112,15 @@ export function loadSmsConfig(env: NodeJS.ProcessEnv, nodeEnv: Config["env"]): S
 
 export class ConfigError extends Error {}
 
+function keyRingOf(env: NodeJS.ProcessEnv, production: boolean): KeyRing {
+  try {
+    return loadKeyRing(env.SECRETS_KEYS, production);
+  } catch (err) {
+    if (err instanceof KeyRingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 function pixConfigOf(env: NodeJS.ProcessEnv, production: boolean): PixConfig {
   try {
     return loadPixConfig(env, production);
@@ -126,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     jwtSecret: env.JWT_SECRET || developmentSecret(nodeEnv, dataDir),
+    secretsKeys: keyRingOf(env, nodeEnv === "production"),
     accessTokenTtlSeconds: Number(env.ACCESS_TOKEN_TTL_SECONDS ?? 900),
     refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 7),
     adminEmail: env.ADMIN_EMAIL ?? DEV_ADMIN_EMAIL,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "./helper.js";
+import { webhookSecret } from "../src/domains/billing/repository.js";
 
 let app: TestApp;
 let token: string;
@@ -205,7 +206,7 @@ describe("bad input on the queue integrations (super users only, so the sweep ab
 describe("bad input on billing (invoices, Pix checkout, PSP webhook, sandbox PSP)", () => {
   it("answers junk queries, bodies and secrets with a 4xx catalogue error", async () => {
     const admin = (await buildTenant(app)).admin.token;
-    const secret = (await app.sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
+    const secret = await webhookSecret(app.sql, app.ctx.secrets);
     const valid = { firstName: "Ana", address2: "Rua", city: "Recife", zipcode: "50000", country: "BR" };
     const cases: [string, string, unknown?][] = [
       ["GET", "/api/invoices/all?pageNumber=x"],

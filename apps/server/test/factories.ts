@@ -1,8 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../src/core/password.js";
+import type { SecretSealer } from "../src/core/secrets/sealer.js";
 import type { Sql } from "../src/db/sql.js";
 
 export const TEST_PASSWORD = "secret123";
+
+/**
+ * The key ring of server tests and of the server processes they start (SECRETS_KEYS): made for tests
+ * only, never used by an installation. Test apps seal stored credentials with it.
+ */
+export const TEST_SECRETS_KEYS = "test:DzTEgMwYWf1Wzj4ZTnhW1Y3bs1HZGtIbBnecLFFVoQg=";
 
 let seq = 0;
 const unique = (label: string) => `${label}-${process.pid}-${++seq}-${randomBytes(2).toString("hex")}`;
@@ -67,3 +74,21 @@ export async function buildQueue(sql: Sql, companyId: number, o: { name?: string
   return row.id;
 }
 
+
+/**
+ * Writes credentials into a row as the server stores them: sealed for that row (core/secrets), e.g.
+ * `sealStored(app.sql, app.ctx.secrets, "businesses", id, { access_token: "tok" })`.
+ */
+export async function sealStored(
+  sql: Sql,
+  secrets: SecretSealer,
+  table: "businesses" | "prompts" | "queue_integrations",
+  id: number,
+  values: Record<string, string>,
+): Promise<void> {
+  const { company_id } = await sql.one<{ company_id: number }>(`SELECT company_id FROM ${table} WHERE id = $1`, [id]);
+  for (const [column, plain] of Object.entries(values)) {
+    if (!/^[a-z_]+$/.test(column)) throw new Error(`sealStored: bad column ${column}`);
+    await sql.exec(`UPDATE ${table} SET ${column} = $2 WHERE id = $1`, [id, secrets.seal({ companyId: company_id, column: `${table}.${column}`, row: id }, plain)]);
+  }
+}

@@ -5,9 +5,10 @@ import pg from "pg";
 import type { LightMyRequestResponse } from "fastify";
 import { buildApp, type BuiltApp } from "../src/app.js";
 import { loadConfig, type Config } from "../src/config.js";
+import { parseKeyRing } from "../src/core/secrets/key-ring.js";
 import { createPool, Sql } from "../src/db/sql.js";
 import { seedFirstStart } from "../src/db/seed.js";
-import { buildCompany, buildUser, TEST_PASSWORD, type PlanOverrides } from "./factories.js";
+import { buildCompany, buildUser, TEST_PASSWORD, TEST_SECRETS_KEYS, type PlanOverrides } from "./factories.js";
 
 export * from "./factories.js";
 
@@ -41,6 +42,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     adminEmail: "root@platform.test",
     adminPassword: TEST_PASSWORD,
     webDist: "/nonexistent",
+    secretsKeys: parseKeyRing(TEST_SECRETS_KEYS),
     // Tests stand for several client addresses through X-Forwarded-For.
     trustProxy: true,
     ...overrides,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildQueue, buildTenant, createTestApp, type TestApp } from "./helper.js";
+import { buildQueue, buildTenant, createTestApp, sealStored, type TestApp } from "./helper.js";
 
 /**
  * Every API route with a path parameter, called by company B's admin with company A's ids: each one
@@ -134,6 +134,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/sandbox/:whatsappId/outbox": { params: { whatsappId: id("whatsappId") } },
   "/api/sandbox/:whatsappId/read": { params: { whatsappId: id("whatsappId") }, body: { POST: () => ({}) } },
   "/api/contacts/:id": { params: { id: id("contactId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
+  "/api/contacts/:id/export": { params: { id: id("contactId") } },
+  "/api/contacts/:id/erase": { params: { id: id("contactId") } },
   "/api/tags/:id": { params: { id: id("tagId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/quick-messages/:id": { params: { id: id("quickMessageId") }, body: { PUT: () => ({ shortcode: "hijacked", message: "Hijacked" }) } },
   "/api/quick-messages/:id/media": { params: { id: id("quickMessageId") } },
@@ -266,9 +268,10 @@ async function seedCompanyA(): Promise<void> {
   )).id;
   A.importId = (await one<{ id: string }>("INSERT INTO contact_imports (company_id, user_id, status) VALUES ($1, $2, 'done') RETURNING id", [c, a.admin.id])).id;
   A.businessId = (await one<{ id: number }>(
-    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'WABA A', 'waba-a', 'token-a', 'secret-a', 'verify-a') RETURNING id",
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, 'WABA A', 'waba-a', '', '', '') RETURNING id",
     [c],
   )).id;
+  await sealStored(app.sql, app.ctx.secrets, "businesses", A.businessId, { access_token: "token-a", app_secret: "secret-a", verify_token: "verify-a" });
   A.officialWhatsappId = (await one<{ id: number }>(
     "INSERT INTO whatsapps (company_id, name, provider, is_official, status) VALUES ($1, 'Oficial A', 'official', true, 'CONNECTED') RETURNING id",
     [c],
@@ -326,7 +329,7 @@ async function seedCompanyA(): Promise<void> {
   )).id;
   await app.sql.exec("INSERT INTO email_campaign_recipients (company_id, campaign_id, row_number, email, state) VALUES ($1, $2, 1, 'x@y.test', 'pending')", [c, A.emailCampaignId]);
   A.sandboxBusinessId = (await one<{ id: number }>(
-    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', 's', 's', 's', true) RETURNING id",
+    "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox) VALUES ($1, 'Sandbox A', 'sandbox-a', '', '', '', true) RETURNING id",
     [c],
   )).id;
 }
@@ -376,6 +379,7 @@ const COMPANY_TABLES = [
   "email_campaigns",
   "email_campaign_recipients",
   "email_sandbox_messages",
+  "audit_log",
 ];
 async function snapshotA(): Promise<Record<string, unknown[]>> {
   const rows: Record<string, unknown[]> = {};

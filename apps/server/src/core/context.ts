@@ -3,15 +3,18 @@ import type { Config } from "../config.js";
 import type { Sql } from "../db/sql.js";
 import type { Jobs } from "./jobs.js";
 import type { Realtime } from "./realtime.js";
+import type { SecretSealer } from "./secrets/sealer.js";
 import type { TokenService } from "./tokens.js";
 
-/** What every domain gets: configuration, the database, real-time, jobs, tokens and the logger. */
+/** What every domain gets: configuration, the database, real-time, jobs, tokens, the secret sealer and the logger. */
 export interface AppContext {
   config: Config;
   sql: Sql;
   realtime: Realtime;
   jobs: Jobs;
   tokens: TokenService;
+  /** Seals and opens stored credentials (core/secrets): opened only where the server uses them. */
+  secrets: SecretSealer;
   /**
    * The server's pino logger (Fastify's), for code that runs outside a request: jobs, channels,
    * timers. Request code logs with `request.log` so the line carries the request id.

@@ -19,6 +19,8 @@ import { schedulesRoutes } from "./schedules/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 import { usersRoutes } from "./users/routes.js";
 import { contactsRoutes } from "./contacts/routes.js";
+import { contactDataRoutes } from "./contact-data/routes.js";
+import { auditLogRoutes } from "./audit-log/routes.js";
 import { messagesRoutes } from "./messages/routes.js";
 import { quickMessagesRoutes } from "./quick-messages/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
@@ -72,6 +74,8 @@ export const domains: Domain[] = [
   whatsappRoutes,
   sandboxRoutes,
   contactsRoutes,
+  contactDataRoutes,
+  auditLogRoutes,
   tagsRoutes,
   quickMessagesRoutes,
   ticketsRoutes,

@@ -43,6 +43,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/email-sandbox", page: lazy(() => import("../features/email-sandbox/page")), texts: ["email-sandbox"] },
   { path: "/keywords", page: lazy(() => import("../features/keywords/page")), texts: ["keywords"] },
   { path: "/users", page: lazy(() => import("../features/users/page")), texts: ["users"] },
+  { path: "/audit-log", page: lazy(() => import("../features/audit-log/page")), texts: ["audit-log"] },
   { path: "/Email", page: lazy(() => import("../features/email-tool/send-page")), texts: ["email-tool"] },
   { path: "/EmailLis", page: lazy(() => import("../features/email-tool/sent-list-page")), texts: ["email-tool"] },
   { path: "/sms-sandbox", page: lazy(() => import("../features/sms-sandbox/page")), texts: ["sms-sandbox"] },

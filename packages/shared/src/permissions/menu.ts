@@ -58,6 +58,8 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   "/Email": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/EmailLis": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/users": { minProfile: "admin", deniedNotice: true },
+  // logins, profile changes and contacts' data exports and erasures (LGPD)
+  "/audit-log": { minProfile: "admin" },
   "/chats": { planFlag: "useInternalChat" },
   // the sandbox test phone writes as any customer of the connection: the page and its API are for admins
   "/sandbox": { minProfile: "admin" },
@@ -127,7 +129,7 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/queue-integration", key: "queueIntegration", section: "admin" },
   { path: "/messages-api", key: "messagesApi", section: "admin" },
   { path: "/financeiro", key: "financeiro", section: "admin" },
-  
+  { path: "/audit-log", key: "auditLog", section: "admin" },
   { path: "/settings", key: "settings", section: "admin" },
 ];
 

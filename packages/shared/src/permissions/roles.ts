@@ -39,6 +39,9 @@ export const PERMISSION_RULES = {
   "tickets:allQueues": "admin",
   "company:dueDateNotice": "admin",
   "campaigns:manage": "supervisor",
+  // LGPD: exporting and erasing one contact's data, and reading the audit log
+  "contacts-page:personalData": "admin",
+  "audit-log:view": "admin",
 } as const satisfies Record<string, Profile>;
 
 export type PermissionRule = keyof typeof PERMISSION_RULES;

@@ -10,6 +10,8 @@ export * from "./chats.js";
 export * from "./queues.js";
 export * from "./tags.js";
 export * from "./contacts.js";
+export * from "./contact-data.js";
+export * from "./audit-log.js";
 export * from "./quick-messages.js";
 export * from "./whatsapp.js";
 export * from "./messages.js";

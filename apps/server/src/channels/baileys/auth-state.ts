@@ -1,12 +1,16 @@
 import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from "baileys";
 import type { Sql } from "../../db/sql.js";
 import { reportedToCaller } from "../../core/ignore.js";
+import { baileysAuthPlace } from "../../core/secrets/columns.js";
+import type { SecretSealer } from "../../core/secrets/sealer.js";
 
 /**
  * The paired device of a Baileys connection, kept in PostgreSQL (table baileys_auth) instead of the
  * library's folder of JSON files: one row for the credentials ('creds') and one per signal key
  * ('{type}-{id}'), serialised with BufferJSON so Buffers survive. Several processes never run the same
  * connection at once (the channel manager owns it), so rows are written without locking.
+ * Every value is the device's key material or derived from it: sealed at rest (core/secrets), each
+ * row bound to its connection and key.
  */
 export interface PgAuthState {
   state: AuthenticationState;
@@ -22,15 +26,20 @@ const keyName = (type: string, id: string) => `${type}-${id}`;
 export const encodeValue = (value: unknown): string => JSON.stringify(value, BufferJSON.replacer);
 export const decodeValue = <T = unknown>(text: string): T => JSON.parse(text, BufferJSON.reviver) as T;
 
+/** A stored value, opened and decoded. */
+function readValue<T = unknown>(secrets: SecretSealer, companyId: number, whatsappId: number, key: string, sealed: string): T {
+  return decodeValue<T>(secrets.open(baileysAuthPlace(companyId, whatsappId, key), sealed));
+}
+
 /** Whether stored credentials exist for the connection (a paired device, or a QR in progress). */
-export async function hasStoredCreds(sql: Sql, companyId: number, whatsappId: number): Promise<boolean> {
+export async function hasStoredCreds(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number): Promise<boolean> {
   const row = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
     companyId,
     whatsappId,
     CREDS,
   ]);
   if (!row) return false;
-  return Boolean(decodeValue<AuthenticationCreds>(row.value).me?.id);
+  return Boolean(readValue<AuthenticationCreds>(secrets, companyId, whatsappId, CREDS, row.value).me?.id);
 }
 
 export async function clearAuth(sql: Sql, companyId: number, whatsappId: number): Promise<void> {
@@ -38,24 +47,25 @@ export async function clearAuth(sql: Sql, companyId: number, whatsappId: number)
 }
 
 /** The phone number (user part) of a LID from the library's own lid-mapping keys, or null. */
-export async function storedPnForLid(sql: Sql, companyId: number, whatsappId: number, lidUser: string): Promise<string | null> {
+export async function storedPnForLid(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number, lidUser: string): Promise<string | null> {
+  const key = keyName("lid-mapping", `${lidUser}_reverse`);
   const row = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
     companyId,
     whatsappId,
-    keyName("lid-mapping", `${lidUser}_reverse`),
+    key,
   ]);
   if (!row) return null;
-  const pn = decodeValue<unknown>(row.value);
+  const pn = readValue<unknown>(secrets, companyId, whatsappId, key, row.value);
   return typeof pn === "string" && pn ? pn : null;
 }
 
-export async function usePgAuthState(sql: Sql, companyId: number, whatsappId: number): Promise<PgAuthState> {
+export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number): Promise<PgAuthState> {
   const stored = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
     companyId,
     whatsappId,
     CREDS,
   ]);
-  const creds: AuthenticationCreds = stored ? decodeValue<AuthenticationCreds>(stored.value) : initAuthCreds();
+  const creds: AuthenticationCreds = stored ? readValue<AuthenticationCreds>(secrets, companyId, whatsappId, CREDS, stored.value) : initAuthCreds();
 
   let writes: Promise<unknown> = Promise.resolve();
   const serialised = (fn: () => Promise<unknown>): Promise<void> => {
@@ -64,13 +74,15 @@ export async function usePgAuthState(sql: Sql, companyId: number, whatsappId: nu
     return run.then(() => undefined);
   };
 
-  const upsert = (s: Sql, keys: string[], values: string[]) =>
-    s.exec(
+  const upsert = (s: Sql, keys: string[], plain: string[]) => {
+    const values = plain.map((v, i) => secrets.seal(baileysAuthPlace(companyId, whatsappId, keys[i]!), v));
+    return s.exec(
       `INSERT INTO baileys_auth (company_id, whatsapp_id, key, value)
        SELECT $1, $2, k, v FROM unnest($3::text[], $4::text[]) AS t(k, v)
        ON CONFLICT (whatsapp_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
       [companyId, whatsappId, keys, values],
     );
+  };
 
   const state: AuthenticationState = {
     creds,
@@ -86,7 +98,7 @@ export async function usePgAuthState(sql: Sql, companyId: number, whatsappId: nu
         for (const id of ids) {
           const text = byKey.get(keyName(type, id));
           if (text === undefined) continue;
-          let value: unknown = decodeValue(text);
+          let value: unknown = readValue(secrets, companyId, whatsappId, keyName(type, id), text);
           if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value as object);
           out[id] = value as SignalDataTypeMap[T];
         }

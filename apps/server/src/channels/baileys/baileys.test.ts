@@ -12,6 +12,7 @@ import { BaileysDriver } from "./driver.js";
 import { registerBaileys } from "./index.js";
 import { MessageStore } from "./message-store.js";
 import type { BaileysSocket, SocketFactoryInput } from "./socket.js";
+import { baileysAuthPlace } from "../../core/secrets/columns.js";
 
 /** A stand-in for a Baileys socket: same event API, records what the driver sends. */
 class FakeSocket implements BaileysSocket {
@@ -172,7 +173,7 @@ describe("Baileys driver: session", () => {
   it("shows the QR, pairs, stores creds in PostgreSQL and resumes after a restart without a new QR", async () => {
     const id = await pairedConnection("Loja", "5511988887777");
     const creds = await app.sql.one<{ value: string }>("SELECT value FROM baileys_auth WHERE whatsapp_id = $1 AND key = 'creds'", [id]);
-    expect(JSON.parse(creds.value).me.id).toBe("5511988887777:7@s.whatsapp.net");
+    expect(JSON.parse(app.ctx.secrets.open(baileysAuthPlace(t.companyId, id, "creds"), creds.value)).me.id).toBe("5511988887777:7@s.whatsapp.net");
     expect(emitted.some((e) => e.channel === `company-${t.companyId}-whatsappSession` && (e.payload as { session: { qrcode: string } }).session.qrcode === "QR-Loja")).toBe(true);
 
     // "Restart": drivers stop without logging out; the manager resumes CONNECTED sessions.
@@ -306,7 +307,7 @@ describe("Baileys driver: messages through the inbound pipeline", () => {
     await app.sql.exec("INSERT INTO baileys_auth (company_id, whatsapp_id, key, value) VALUES ($1, $2, 'lid-mapping-100000000000001_reverse', $3)", [
       t.companyId,
       wa,
-      JSON.stringify(customer),
+      app.ctx.secrets.seal(baileysAuthPlace(t.companyId, wa, "lid-mapping-100000000000001_reverse"), JSON.stringify(customer)),
     ]);
     await upsert(wa, [{ key: { remoteJid: "100000000000001@lid", fromMe: false, id: "L3" }, pushName: "Maria", message: { conversation: "via mapping" } }]);
     for (const pid of ["L1", "L2", "L3"]) {
@@ -561,11 +562,15 @@ describe("PostgreSQL auth state", () => {
     const { usePgAuthState } = await import("./auth-state.js");
     const res = await app.api("POST", "/api/whatsapp", { token: t.admin.token, body: { name: "Auth", provider: "sandbox" } });
     const id = res.json().id as number;
-    const a = await usePgAuthState(app.sql, t.companyId, id);
+    const a = await usePgAuthState(app.sql, app.ctx.secrets, t.companyId, id);
     expect(Buffer.isBuffer(a.state.creds.noiseKey.private)).toBe(true);
     a.state.creds.me = { id: "5511900000000:1@s.whatsapp.net" };
     await a.saveCreds();
-    const b = await usePgAuthState(app.sql, t.companyId, id);
+    const b = await usePgAuthState(app.sql, app.ctx.secrets, t.companyId, id);
+    // stored sealed for this connection and key: no key material in the clear
+    const stored = await app.sql.one<{ value: string }>("SELECT value FROM baileys_auth WHERE whatsapp_id = $1 AND key = 'creds'", [id]);
+    expect(stored.value).toMatch(/^v2:test:/);
+    expect(stored.value).not.toContain("noiseKey");
     expect(Buffer.isBuffer(b.state.creds.noiseKey.private)).toBe(true);
     expect(Buffer.compare(b.state.creds.noiseKey.private, a.state.creds.noiseKey.private)).toBe(0);
     expect(Buffer.compare(b.state.creds.signedIdentityKey.public, a.state.creds.signedIdentityKey.public)).toBe(0);

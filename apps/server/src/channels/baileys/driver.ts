@@ -189,7 +189,7 @@ export class BaileysDriver implements WhatsappDriver {
     const gen = ++this.generation;
     this.state = "connecting";
     // Reconnections reuse the credentials in memory (a save may still be in flight); a first start reads them.
-    this.auth ??= await usePgAuthState(this.ctx.sql, this.companyId, this.whatsappId);
+    this.auth ??= await usePgAuthState(this.ctx.sql, this.ctx.secrets, this.companyId, this.whatsappId);
     if (gen !== this.generation) return;
     const auth = this.auth;
     const sock = this.factory({ auth: auth.state, getMessage: (key) => this.store.getMessage(key), logger: this.logger });
@@ -379,7 +379,7 @@ export class BaileysDriver implements WhatsappDriver {
     if (alt) return alt;
     const lid = userOf(jid);
     if (!lid) return null;
-    const stored = await storedPnForLid(this.ctx.sql, this.companyId, this.whatsappId, lid);
+    const stored = await storedPnForLid(this.ctx.sql, this.ctx.secrets, this.companyId, this.whatsappId, lid);
     if (stored) return stored;
     this.logger.warn({ lid }, "no phone number known for LID; using the LID until a mapping arrives");
     return lid;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/helper.js";
+import { sealStored } from "../../../test/factories.js";
 import * as P from "../../../test/fake-graph/payloads.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, syncBusiness, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 
@@ -175,13 +176,13 @@ describe("Cloud API driver: sending", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe("ERR_WPP_OFFICIAL_SESSION_EXPIRED");
     fake.windowClosedFor.delete(c);
-    await app.sql.exec("UPDATE businesses SET access_token = 'revoked' WHERE id = $1", [a.businessId]);
+    await sealStored(app.sql, app.ctx.secrets, "businesses", a.businessId, { access_token: "revoked" });
     try {
       const bad = await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } });
       expect(bad.statusCode).toBe(502);
       expect(bad.json().error).toBe("ERR_SENDING_WAPP_MSG");
     } finally {
-      await app.sql.exec("UPDATE businesses SET access_token = $2 WHERE id = $1", [a.businessId, fake.accessToken]);
+      await sealStored(app.sql, app.ctx.secrets, "businesses", a.businessId, { access_token: fake.accessToken });
       // the refused token marked the connection REAUTH_REQUIRED (next test): connected again for the others
       await app.api("POST", `/api/whatsappsession/${a.numbers[0]!.whatsappId}`, { token: a.admin.token });
     }
@@ -193,7 +194,7 @@ describe("Cloud API driver: sending", () => {
     const w = a.numbers[0]!.whatsappId;
     const status = async () => (await app.api("GET", `/api/whatsapp/${w}`, { token: a.admin.token })).json().status;
     expect(await status()).toBe("CONNECTED");
-    await app.sql.exec("UPDATE businesses SET access_token = 'expired-token' WHERE id = $1", [a.businessId]);
+    await sealStored(app.sql, app.ctx.secrets, "businesses", a.businessId, { access_token: "expired-token" });
     try {
       const bad = await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } });
       expect(bad.json().error).toBe("ERR_SENDING_WAPP_MSG");
@@ -203,7 +204,7 @@ describe("Cloud API driver: sending", () => {
       expect((await app.api("PUT", `/api/whatsappsession/${w}`, { token: a.admin.token })).json().error).toBe("ERR_WAPP_NOT_INITIALIZED");
       expect(await status()).toBe("REAUTH_REQUIRED");
     } finally {
-      await app.sql.exec("UPDATE businesses SET access_token = $2 WHERE id = $1", [a.businessId, fake.accessToken]);
+      await sealStored(app.sql, app.ctx.secrets, "businesses", a.businessId, { access_token: fake.accessToken });
     }
     expect((await app.api("POST", `/api/whatsappsession/${w}`, { token: a.admin.token })).json()).toMatchObject({ status: "CONNECTED" });
     expect((await app.api("POST", `/api/messages/${ticketId}`, { token: a.admin.token, body: { body: "Olá", sign: false } })).statusCode).toBe(200);

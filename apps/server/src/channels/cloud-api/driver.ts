@@ -45,7 +45,7 @@ export class CloudApiDriver implements WhatsappDriver {
   ) {}
 
   private async target(): Promise<{ client: GraphClient; phoneNumberId: string }> {
-    const t = await officialRepo.findSendTarget(this.ctx.sql, this.companyId, this.whatsappId);
+    const t = await officialRepo.findSendTarget(this.ctx.sql, this.ctx.secrets, this.companyId, this.whatsappId);
     if (!t) throw new AppError("ERR_WAPP_NOT_INITIALIZED", "Número oficial não encontrado");
     return { client: new GraphClient(this.ctx.config.whatsappGraphUrl, t.access_token), phoneNumberId: t.phone_number_id };
   }

@@ -7,6 +7,7 @@ import { dummyPasswordHash, verifyPassword } from "../../core/password.js";
 import { rooms } from "../../core/realtime.js";
 import { createSession, revokeSessions } from "../../core/sessions.js";
 import { hashOpaqueToken, newOpaqueToken } from "../../core/tokens.js";
+import { recordAudit } from "../audit-log/service.js";
 import { presentSessionUser } from "./presenter.js";
 import * as repo from "./repository.js";
 
@@ -44,15 +45,39 @@ async function issue(ctx: AppContext, row: repo.SessionRow, sessionId: string): 
  * password-hashing queue (core/password.ts).
  */
 export async function login(ctx: AppContext, email: string, password: string, clientAddress: string): Promise<IssuedSession> {
-  const user = await repo.findUserByEmail(ctx.sql, email.trim().toLowerCase());
+  const typed = email.trim().toLowerCase();
+  const user = await repo.findUserByEmail(ctx.sql, typed);
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()), `ip:${clientAddress}`);
-  if (!user || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos");
+  // every failure is in the audit log: of the user's company when the e-mail is a user's, else of none
+  const failed = async (reason: string, err: unknown) => {
+    await recordAudit(ctx.sql, {
+      companyId: user?.company_id ?? null,
+      action: "login.failed",
+      actor: { id: null, name: "" },
+      ip: clientAddress,
+      target: { type: "user", id: user?.id ?? null, label: typed.slice(0, 254) },
+      details: { reason },
+    });
+    return err;
+  };
+  if (!user || !ok) throw await failed(user ? "wrong_password" : "unknown_email", new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos"));
   const row = await repo.loadSessionUser(ctx.sql, user.company_id, user.id);
-  if (!row) throw new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos");
-  assertCompanyUsable(companyOf(row));
+  if (!row) throw await failed("unknown_email", new AppError("ERR_INVALID_CREDENTIALS", "E-mail ou senha inválidos"));
+  try {
+    assertCompanyUsable(companyOf(row));
+  } catch (err) {
+    throw await failed(err instanceof AppError ? err.code : "company_unusable", err);
+  }
   const { ended, sessionId } = await ctx.sql.tx(async (sql) => {
     const ended = await revokeSessions(sql, { companyId: user.company_id, userId: user.id }, "login_elsewhere");
     await repo.markOnline(sql, user.company_id, user.id);
+    await recordAudit(sql, {
+      companyId: user.company_id,
+      action: "login.succeeded",
+      actor: { id: user.id, name: row.name },
+      ip: clientAddress,
+      target: { type: "user", id: user.id, label: row.email },
+    });
     return { ended, sessionId: await createSession(sql, user.company_id, user.id) };
   });
   // The event first, then the close: the other browser shows 'accessed on another computer'.

@@ -6,6 +6,7 @@ import { issueInvoices } from "./invoices.js";
 import { reconcileAll } from "./payments.js";
 import { pixDriverOf } from "./driver-of.js";
 import { todayUtc } from "./today.js";
+import { webhookSecret } from "./repository.js";
 
 /** The whole server with PIX_PROVIDER=bcb against the fake PSP over mutual TLS. */
 let app: TestApp;
@@ -32,7 +33,7 @@ beforeAll(async () => {
       registerWebhook: true,
     },
   });
-  secret = (await app.sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
+  secret = await webhookSecret(app.sql, app.ctx.secrets);
 });
 afterAll(async () => {
   await app.close();

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { issueInvoices } from "./invoices.js";
 import { todayUtc } from "./today.js";
+import { webhookSecret } from "./repository.js";
 
 let app: TestApp;
 let secret: string;
 
 beforeAll(async () => {
   app = await createTestApp();
-  secret = (await app.sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
+  secret = await webhookSecret(app.sql, app.ctx.secrets);
 });
 afterAll(async () => {
   await app.close();

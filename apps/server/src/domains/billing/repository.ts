@@ -1,3 +1,5 @@
+import { PIX_WEBHOOK_SECRET_PLACE } from "../../core/secrets/columns.js";
+import type { SecretSealer } from "../../core/secrets/sealer.js";
 import type { Sql } from "../../db/sql.js";
 
 export interface InvoiceRow {
@@ -138,8 +140,9 @@ export async function setCompanyDueDate(sql: Sql, companyId: number, dueDate: st
   await sql.exec("UPDATE companies SET due_date = $2, updated_at = now() WHERE id = $1", [companyId, dueDate]);
 }
 
-export async function webhookSecret(sql: Sql): Promise<string> {
-  return (await sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret;
+/** The installation's webhook path secret, opened (sealed at rest: core/secrets). */
+export async function webhookSecret(sql: Sql, secrets: SecretSealer): Promise<string> {
+  return secrets.open(PIX_WEBHOOK_SECRET_PLACE, (await sql.one<{ secret: string }>("SELECT secret FROM pix_webhook_secret")).secret);
 }
 
 export interface SummaryRow {

@@ -49,7 +49,7 @@ export const billingRoutes: Domain = (api, ctx) => {
   }
   if (driver && ctx.config.pix.registerWebhook) {
     api.addHook("onReady", async () => {
-      const url = `${ctx.config.publicUrl.replace(/\/+$/, "")}/api/pix/webhook/${await repo.webhookSecret(ctx.sql)}`;
+      const url = `${ctx.config.publicUrl.replace(/\/+$/, "")}/api/pix/webhook/${await repo.webhookSecret(ctx.sql, ctx.secrets)}`;
       await driver.registerWebhook(url).catch((err: unknown) => ctx.log.error({ err }, "billing: could not register the Pix webhook with the PSP (PUT /v2/webhook/{chave})"));
     });
   }
@@ -77,7 +77,7 @@ export const billingRoutes: Domain = (api, ctx) => {
 
   /** The webhook URL to register with the PSP (super administrators): it carries the installation's secret. */
   api.get("/pix/webhook-url", { config: superOnly, schema: { response: { 200: z.object({ url: z.string(), provider: z.string() }) } } }, async () => ({
-    url: `${ctx.config.publicUrl.replace(/\/+$/, "")}/api/pix/webhook/${await repo.webhookSecret(ctx.sql)}`,
+    url: `${ctx.config.publicUrl.replace(/\/+$/, "")}/api/pix/webhook/${await repo.webhookSecret(ctx.sql, ctx.secrets)}`,
     provider: ctx.config.pix.provider,
   }));
 
@@ -90,7 +90,7 @@ export const billingRoutes: Domain = (api, ctx) => {
         schema: { params: z.object({ secret: z.string().max(200) }), body: webhookBody, response: { 200: z.object({ received: z.number() }) } },
       },
       async (request) => {
-        if (!sameSecret(request.params.secret, await repo.webhookSecret(ctx.sql))) throw new AppError("ERR_NOT_FOUND");
+        if (!sameSecret(request.params.secret, await repo.webhookSecret(ctx.sql, ctx.secrets))) throw new AppError("ERR_NOT_FOUND");
         const txids = [...new Set((request.body.pix ?? []).map((p) => p.txid).filter((t): t is string => !!t))];
         for (const txid of txids) {
           // the webhook only names the charge: the PSP's own answer decides what was paid

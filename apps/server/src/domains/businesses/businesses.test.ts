@@ -74,8 +74,11 @@ describe("businesses: create and edit", () => {
       expect(text).not.toContain("app-secret-value");
       expect(text).not.toContain("verify-token-value");
     }
-    const stored = await app.sql.one<{ access_token: string }>("SELECT access_token FROM businesses WHERE id = $1", [body.id]);
-    expect(stored.access_token).toBe("EAAG-secret-token");
+    const stored = await app.sql.one<{ company_id: number; access_token: string }>("SELECT company_id, access_token FROM businesses WHERE id = $1", [body.id]);
+    // sealed at rest for this row (core/secrets), opened only by the server
+    expect(stored.access_token).toMatch(/^v2:test:/);
+    expect(stored.access_token).not.toContain("EAAG");
+    expect(app.ctx.secrets.open({ companyId: stored.company_id, column: "businesses.access_token", row: body.id }, stored.access_token)).toBe("EAAG-secret-token");
   });
 
   it("validates the fields and refuses a WABA registered twice", async () => {
@@ -99,7 +102,12 @@ describe("businesses: create and edit", () => {
       "SELECT access_token, app_secret, verify_token FROM businesses WHERE id = $1",
       [id],
     );
-    expect(s).toEqual({ access_token: "EAAG-secret-token", app_secret: "new-app-secret", verify_token: "verify-token-value" });
+    const open = (column: keyof typeof s) => app.ctx.secrets.open({ companyId: t.companyId, column: `businesses.${column}`, row: id }, s[column]);
+    expect({ access_token: open("access_token"), app_secret: open("app_secret"), verify_token: open("verify_token") }).toEqual({
+      access_token: "EAAG-secret-token",
+      app_secret: "new-app-secret",
+      verify_token: "verify-token-value",
+    });
     expect(res.body).not.toContain("new-app-secret");
   });
 });

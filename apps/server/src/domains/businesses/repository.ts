@@ -1,3 +1,4 @@
+import type { SecretSealer } from "../../core/secrets/sealer.js";
 import type { Sql } from "../../db/sql.js";
 
 export interface BusinessRow {
@@ -18,7 +19,7 @@ export interface BusinessRow {
   updated_at: Date;
 }
 
-/** The secrets, read only by the server itself (Graph calls, webhook checks). */
+/** The secrets, opened, read only by the server itself (Graph calls, webhook checks); never presented. */
 export interface BusinessSecrets {
   id: number;
   company_id: number;
@@ -45,27 +46,39 @@ export function findByWaba(sql: Sql, companyId: number, wabaId: string, exceptId
   return sql.maybe<{ id: number }>("SELECT id FROM businesses WHERE company_id = $1 AND waba_id = $2 AND id <> $3", [companyId, wabaId, exceptId]);
 }
 
-export function findSecrets(sql: Sql, companyId: number, id: number) {
-  return sql.maybe<BusinessSecrets>(
-    "SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE company_id = $1 AND id = $2",
-    [companyId, id],
-  );
+type SecretColumn = "access_token" | "app_secret" | "verify_token";
+
+/** Where a business's secret is sealed (core/secrets): its company, column and row. */
+export const businessSecretPlace = (companyId: number, id: number, column: SecretColumn) => ({ companyId, column: `businesses.${column}`, row: id });
+
+function opened(secrets: SecretSealer, r: BusinessSecrets): BusinessSecrets {
+  const open = (column: SecretColumn) => secrets.open(businessSecretPlace(r.company_id, r.id, column), r[column]);
+  return { ...r, access_token: open("access_token"), app_secret: open("app_secret"), verify_token: open("verify_token") };
+}
+
+const SECRETS = "SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses";
+
+export async function findSecrets(sql: Sql, secrets: SecretSealer, companyId: number, id: number): Promise<BusinessSecrets | null> {
+  const row = await sql.maybe<BusinessSecrets>(`${SECRETS} WHERE company_id = $1 AND id = $2`, [companyId, id]);
+  return row && opened(secrets, row);
 }
 
 /**
  * The webhook's business, found by the id in its public URL (the only lookup not scoped by a session's
  * company). The sandbox business has no secrets and receives no webhooks: never found here.
  */
-export function findSecretsForWebhook(sql: Sql, id: number) {
-  return sql.maybe<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE id = $1 AND NOT sandbox", [id]);
+export async function findSecretsForWebhook(sql: Sql, secrets: SecretSealer, id: number): Promise<BusinessSecrets | null> {
+  const row = await sql.maybe<BusinessSecrets>(`${SECRETS} WHERE id = $1 AND NOT sandbox`, [id]);
+  return row && opened(secrets, row);
 }
 
 /**
  * The businesses registered with a WABA id, in any company (a webhook entry names its WABA; the caller
  * keeps only those signed with the same app secret as the delivery); never the sandbox business.
  */
-export function findSecretsByWaba(sql: Sql, wabaId: string) {
-  return sql.many<BusinessSecrets>("SELECT id, company_id, waba_id, access_token, app_secret, verify_token FROM businesses WHERE waba_id = $1 AND NOT sandbox ORDER BY id", [wabaId]);
+export async function findSecretsByWaba(sql: Sql, secrets: SecretSealer, wabaId: string): Promise<BusinessSecrets[]> {
+  const rows = await sql.many<BusinessSecrets>(`${SECRETS} WHERE waba_id = $1 AND NOT sandbox ORDER BY id`, [wabaId]);
+  return rows.map((r) => opened(secrets, r));
 }
 
 export interface BusinessValues {
@@ -76,16 +89,17 @@ export interface BusinessValues {
   verifyToken: string;
 }
 
-export async function insertBusiness(sql: Sql, companyId: number, v: BusinessValues): Promise<number> {
+/** `id` from nextRowId; the secrets in `v` are already sealed for that row. */
+export async function insertBusiness(sql: Sql, companyId: number, id: number, v: BusinessValues): Promise<number> {
   const row = await sql.one<{ id: number }>(
-    `INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [companyId, v.name, v.wabaId, v.accessToken, v.appSecret, v.verifyToken],
+    `INSERT INTO businesses (id, company_id, name, waba_id, access_token, app_secret, verify_token)
+     VALUES ($7, $1, $2, $3, $4, $5, $6) RETURNING id`,
+    [companyId, v.name, v.wabaId, v.accessToken, v.appSecret, v.verifyToken, id],
   );
   return row.id;
 }
 
-/** Empty or missing secrets keep the stored ones. */
+/** Empty or missing secrets keep the stored ones; given ones are already sealed for this row. */
 export function updateBusiness(sql: Sql, companyId: number, id: number, v: Partial<BusinessValues>) {
   return sql.exec(
     `UPDATE businesses SET name = COALESCE($3, name), waba_id = COALESCE($4, waba_id),

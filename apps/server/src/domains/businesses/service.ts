@@ -2,6 +2,7 @@ import type { Business, businessInput, businessUpdateInput } from "@atende/share
 import type { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
+import { nextRowId } from "../../core/secrets/columns.js";
 import { presentBusiness } from "./presenter.js";
 import * as repo from "./repository.js";
 import { isUniqueViolation } from "../../db/errors.js";
@@ -11,6 +12,13 @@ type BusinessUpdateInput = z.output<typeof businessUpdateInput>;
 
 function duplicateWaba(): AppError {
   return new AppError("ERR_VALIDATION", "Esta conta do WhatsApp Business já está cadastrada", { fields: { wabaId: "Já cadastrada" } });
+}
+
+/** The input with its secrets sealed for the row (an empty secret stays empty: "keep the stored one"). */
+function sealed<T extends Partial<repo.BusinessValues>>(ctx: AppContext, companyId: number, id: number, input: T): T {
+  const seal = (column: "access_token" | "app_secret" | "verify_token", plain: string | undefined) =>
+    plain === undefined ? undefined : ctx.secrets.seal(repo.businessSecretPlace(companyId, id, column), plain);
+  return { ...input, accessToken: seal("access_token", input.accessToken), appSecret: seal("app_secret", input.appSecret), verifyToken: seal("verify_token", input.verifyToken) };
 }
 
 export async function listBusinesses(ctx: AppContext, companyId: number): Promise<Business[]> {
@@ -25,7 +33,8 @@ export async function getBusiness(ctx: AppContext, companyId: number, id: number
 
 export async function createBusiness(ctx: AppContext, companyId: number, input: BusinessInput): Promise<Business> {
   if (await repo.findByWaba(ctx.sql, companyId, input.wabaId)) throw duplicateWaba();
-  const id = await repo.insertBusiness(ctx.sql, companyId, input).catch((err: unknown) => {
+  const id = await nextRowId(ctx.sql, "businesses");
+  await repo.insertBusiness(ctx.sql, companyId, id, sealed(ctx, companyId, id, input)).catch((err: unknown) => {
     if (isUniqueViolation(err)) throw duplicateWaba();
     throw err;
   });
@@ -35,7 +44,7 @@ export async function createBusiness(ctx: AppContext, companyId: number, input: 
 export async function updateBusiness(ctx: AppContext, companyId: number, id: number, input: BusinessUpdateInput): Promise<Business> {
   if (!(await repo.findBusiness(ctx.sql, companyId, id))) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
   if (input.wabaId && (await repo.findByWaba(ctx.sql, companyId, input.wabaId, id))) throw duplicateWaba();
-  await repo.updateBusiness(ctx.sql, companyId, id, input).catch((err: unknown) => {
+  await repo.updateBusiness(ctx.sql, companyId, id, sealed(ctx, companyId, id, input)).catch((err: unknown) => {
     if (isUniqueViolation(err)) throw duplicateWaba();
     throw err;
   });

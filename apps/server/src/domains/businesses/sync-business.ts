@@ -51,7 +51,7 @@ async function insertOfficialConnection(sql: Sql, companyId: number, name: strin
  * account are marked DELETED. Templates are upserted by name and language.
  */
 export async function syncBusiness(ctx: AppContext, companyId: number, businessId: number): Promise<BusinessSyncResult> {
-  const secrets = await repo.findSecrets(ctx.sql, companyId, businessId);
+  const secrets = await repo.findSecrets(ctx.sql, ctx.secrets, companyId, businessId);
   if (!secrets) throw new AppError("ERR_NOT_FOUND", "Business não encontrado");
   // the sandbox business (domains/campaign-templates/sandbox-business.ts) has no Meta account to sync
   if (await ctx.sql.maybe("SELECT 1 FROM businesses WHERE company_id = $1 AND id = $2 AND sandbox", [companyId, businessId])) {

@@ -139,7 +139,7 @@ class NumberLoop {
   }
 
   private async loop(): Promise<void> {
-    const number = await repo.loadNumber(this.ctx.sql, this.numberId);
+    const number = await repo.loadNumber(this.ctx.sql, this.ctx.secrets, this.numberId);
     if (!number) return;
     const rate = number.throughputPerSecond;
     const batchSize = Math.max(1, Math.ceil(rate * BATCH_SECONDS));

@@ -1,3 +1,5 @@
+import type { SecretSealer } from "../../core/secrets/sealer.js";
+import { businessSecretPlace } from "../businesses/repository.js";
 import type { Sql } from "../../db/sql.js";
 import type { SendingNumber } from "./sender.js";
 import type { CampaignTemplate } from "./template-message.js";
@@ -42,8 +44,9 @@ export async function releaseLease(sql: Sql, numberId: number, ownerId: string):
   await sql.exec("DELETE FROM campaign_number_leases WHERE official_number_id = $1 AND owner_id = $2", [numberId, ownerId]);
 }
 
-export function loadNumber(sql: Sql, numberId: number): Promise<SendingNumber | null> {
-  return sql.maybe<SendingNumber>(
+/** The number with its account's token opened (the sandbox business has none). */
+export async function loadNumber(sql: Sql, secrets: SecretSealer, numberId: number): Promise<SendingNumber | null> {
+  const row = await sql.maybe<SendingNumber>(
     `SELECT o.id, o.company_id AS "companyId", o.business_id AS "businessId", o.whatsapp_id AS "whatsappId",
             o.phone_number_id AS "phoneNumberId", o.throughput_per_second AS "throughputPerSecond",
             b.access_token AS "accessToken", b.sandbox, b.sandbox_failure_rate::float8 AS "sandboxFailureRate"
@@ -51,6 +54,7 @@ export function loadNumber(sql: Sql, numberId: number): Promise<SendingNumber | 
       WHERE o.id = $1`,
     [numberId],
   );
+  return row && { ...row, accessToken: secrets.open(businessSecretPlace(row.companyId, row.businessId, "access_token"), row.accessToken) };
 }
 
 /** The RUNNING campaigns this number sends for, oldest first (re-read before every batch: a pause shows at once). */

@@ -55,7 +55,7 @@ export async function templateId(sql: Sql, businessId: number, name: string): Pr
 export async function buildSandboxBusiness(sql: Sql, companyId: number): Promise<{ businessId: number; numberId: number; whatsappId: number; templateId: number }> {
   const b = await sql.one<{ id: number }>(
     `INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token, sandbox)
-     VALUES ($1, 'Sandbox', $2, 'sandbox', 'sandbox', 'sandbox', true) RETURNING id`,
+     VALUES ($1, 'Sandbox', $2, '', '', '', true) RETURNING id`,
     [companyId, `sandbox-${companyId}`],
   );
   const w = await sql.one<{ id: number }>(

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { TEST_SECRETS_KEYS } from "../../../test/factories.js";
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -40,6 +41,7 @@ export async function startDispatchServer(o: { databaseUrl: string; dataDir: str
       DATA_DIR: o.dataDir,
       WEB_DIST: "/nonexistent",
       JWT_SECRET: "s".repeat(40),
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       ADMIN_EMAIL: "admin@dispatch.test",
       ADMIN_PASSWORD: "dispatch-admin-password",
       LOG_LEVEL: "warn",

@@ -76,8 +76,8 @@ describe("sandbox business", () => {
     expect(post.statusCode).toBe(401);
     expect((await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE business_id = $1", [id])).n).toBe(0);
     // the webhook lookups never return it (by URL id or by WABA id)
-    expect(await businessRepo.findSecretsForWebhook(app.sql, id)).toBeNull();
-    expect(await businessRepo.findSecretsByWaba(app.sql, "sandbox")).toEqual([]);
+    expect(await businessRepo.findSecretsForWebhook(app.sql, app.ctx.secrets, id)).toBeNull();
+    expect(await businessRepo.findSecretsByWaba(app.sql, app.ctx.secrets, "sandbox")).toEqual([]);
     // its numbers are ordinary sandbox connections: a customer's message opens a ticket
     const conn = await app.sql.one<{ whatsapp_id: number }>("SELECT whatsapp_id FROM official_numbers WHERE business_id = $1 ORDER BY id LIMIT 1", [id]);
     const inbound = await app.api("POST", `/api/sandbox/${conn.whatsapp_id}/inbound`, { token: t.admin.token, body: { number: "5511987650001", name: "Cliente", body: "Oi" } });

@@ -1,4 +1,5 @@
 import type { TestApp } from "../../../test/helper.js";
+import { sealStored } from "../../../test/factories.js";
 
 let seq = 0;
 
@@ -9,11 +10,14 @@ export async function seedCampaignWorld(app: TestApp, companyId: number) {
   const costCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, $2) RETURNING id", [companyId, `Marketing ${n}`])).id;
   const otherCostCenterId = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, $2) RETURNING id", [companyId, `Vendas ${n}`])).id;
   const queueId = (await one<{ id: number }>("INSERT INTO queues (company_id, name, color) VALUES ($1, $2, $3) RETURNING id", [companyId, `Fila ${n}`, `#00${String(n).padStart(4, "0")}`])).id;
-  const business = async (name: string) =>
-    (await one<{ id: number }>(
-      "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, $2, $3, 'tok', 'sec', 'ver') RETURNING id",
+  const business = async (name: string) => {
+    const id = (await one<{ id: number }>(
+      "INSERT INTO businesses (company_id, name, waba_id, access_token, app_secret, verify_token) VALUES ($1, $2, $3, '', '', '') RETURNING id",
       [companyId, name, `waba-${companyId}-${name}-${n}`],
     )).id;
+    await sealStored(app.sql, app.ctx.secrets, "businesses", id, { access_token: "tok", app_secret: "sec", verify_token: "ver" });
+    return id;
+  };
   const businessId = await business("BM Principal");
   const otherBusinessId = await business("BM Outro");
   const number = async (bId: number, digits: string, active = true) => {

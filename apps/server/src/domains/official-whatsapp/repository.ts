@@ -1,3 +1,5 @@
+import type { SecretSealer } from "../../core/secrets/sealer.js";
+import { businessSecretPlace } from "../businesses/repository.js";
 import { contactKeys } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 
@@ -81,14 +83,15 @@ export function findNumbersByIds(sql: Sql, companyId: number, ids: number[]) {
   ]);
 }
 
-/** What the Cloud API driver needs to send for a connection: the number's Graph id and the account's token. */
-export function findSendTarget(sql: Sql, companyId: number, whatsappId: number) {
-  return sql.maybe<{ phone_number_id: string; access_token: string; active: boolean }>(
-    `SELECT o.phone_number_id, b.access_token, o.active
+/** What the Cloud API driver needs to send for a connection: the number's Graph id and the account's token (opened). */
+export async function findSendTarget(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number) {
+  const row = await sql.maybe<{ phone_number_id: string; business_id: number; access_token: string; active: boolean }>(
+    `SELECT o.phone_number_id, o.business_id, b.access_token, o.active
        FROM official_numbers o JOIN businesses b ON b.company_id = o.company_id AND b.id = o.business_id
       WHERE o.company_id = $1 AND o.whatsapp_id = $2`,
     [companyId, whatsappId],
   );
+  return row && { ...row, access_token: secrets.open(businessSecretPlace(companyId, row.business_id, "access_token"), row.access_token) };
 }
 
 /** The official number a webhook's `metadata.phone_number_id` names, within the webhook's business. */

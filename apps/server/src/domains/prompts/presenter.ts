@@ -1,12 +1,12 @@
 import type { Prompt } from "@atende/shared";
-import { maskSecret, openSecret, SecretUnreadable } from "../../core/secret-box.js";
+import { maskSecret, SecretUnreadable, type SecretPlace, type SecretSealer } from "../../core/secrets/sealer.js";
 import type { PromptRow } from "./repository.js";
 
-/** A sealed key as the API shows it: masked, or "" when it cannot be read (JWT_SECRET changed: type it again). */
-function masked(appSecret: string, sealed: string): string {
+/** A sealed key as the API shows it: masked, or "" when it cannot be read (its key is gone: type it again). */
+function masked(secrets: SecretSealer, place: SecretPlace, sealed: string): string {
   if (!sealed) return "";
   try {
-    return maskSecret(openSecret(appSecret, sealed));
+    return maskSecret(secrets.open(place, sealed));
   } catch (err) {
     if (err instanceof SecretUnreadable) return "";
     throw err;
@@ -14,16 +14,16 @@ function masked(appSecret: string, sealed: string): string {
 }
 
 /** The only place deciding what of a prompt leaves the server: the keys never whole. */
-export function presentPrompt(appSecret: string, r: PromptRow): Prompt {
+export function presentPrompt(secrets: SecretSealer, r: PromptRow): Prompt {
   return {
     id: r.id,
     name: r.name,
     prompt: r.prompt,
-    apiKey: masked(appSecret, r.api_key),
+    apiKey: masked(secrets, { companyId: r.company_id, column: "prompts.api_key", row: r.id }, r.api_key),
     baseUrl: r.base_url,
     model: r.model,
     voice: r.voice,
-    voiceKey: masked(appSecret, r.voice_key),
+    voiceKey: masked(secrets, { companyId: r.company_id, column: "prompts.voice_key", row: r.id }, r.voice_key),
     voiceRegion: r.voice_region,
     maxTokens: r.max_tokens,
     temperature: Number(r.temperature),

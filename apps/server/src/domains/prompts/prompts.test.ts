@@ -59,7 +59,7 @@ describe("prompts: CRUD", () => {
     });
     expect(res.body).not.toContain("sk-live-abcdefgh1234");
     const stored = await app.sql.one<{ api_key: string }>("SELECT api_key FROM prompts WHERE id = $1", [p.id]);
-    expect(stored.api_key).toMatch(/^v1:/);
+    expect(stored.api_key).toMatch(/^v2:test:/);
     expect(stored.api_key).not.toContain("abcdefgh");
     const list = await api("GET", "/api/prompt", superToken);
     expect(list.json().prompts.map((x: { id: number }) => x.id)).toEqual([p.id]);

@@ -54,11 +54,12 @@ export function queueExists(sql: Sql, companyId: number, queueId: number) {
 
 const params = (v: PromptValues) => [v.name, v.prompt, v.apiKey, v.baseUrl, v.model, v.voice, v.voiceKey, v.voiceRegion, v.maxTokens, v.temperature, v.maxMessages, v.queueId];
 
-export async function insertPrompt(sql: Sql, companyId: number, v: PromptValues): Promise<number> {
+/** `id` from nextRowId: the keys in `v` are sealed for that row. */
+export async function insertPrompt(sql: Sql, companyId: number, id: number, v: PromptValues): Promise<number> {
   const row = await sql.one<{ id: number }>(
-    `INSERT INTO prompts (company_id, name, prompt, api_key, base_url, model, voice, voice_key, voice_region, max_tokens, temperature, max_messages, queue_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-    [companyId, ...params(v)],
+    `INSERT INTO prompts (id, company_id, name, prompt, api_key, base_url, model, voice, voice_key, voice_region, max_tokens, temperature, max_messages, queue_id)
+     VALUES ($14, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+    [companyId, ...params(v), id],
   );
   return row.id;
 }

@@ -4,7 +4,7 @@ import { PROMPT_HANDOFF_MARKER } from "@atende/shared";
 import { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { OutboundFailed, OutboundRefused, outboundRequest } from "../../core/outbound-http.js";
-import { openSecret, SecretUnreadable } from "../../core/secret-box.js";
+import { SecretUnreadable } from "../../core/secrets/sealer.js";
 import { mediaStorage } from "../../core/storage.js";
 import { sendOutgoing } from "../messages/send-message.js";
 import { emitTicketUpdate } from "../tickets/events.js";
@@ -154,7 +154,7 @@ export async function answerWithPrompt(ctx: AppContext, p: z.infer<typeof payloa
 
   let reply: string;
   try {
-    const apiKey = openSecret(ctx.config.jwtSecret, prompt.api_key);
+    const apiKey = ctx.secrets.open({ companyId: prompt.company_id, column: "prompts.api_key", row: prompt.id }, prompt.api_key);
     const rows = (
       await ctx.sql.many<HistoryRow>(
         // ORDER BY the column (m.id), not the output's text, which would sort "99" after "100"
@@ -199,7 +199,7 @@ export async function answerWithPrompt(ctx: AppContext, p: z.infer<typeof payloa
   if (!ticket) return;
   if (prompt.voice !== "texto" && prompt.voice_key && prompt.voice_region) {
     try {
-      const audio = await synthesise(prompt.voice_region, openSecret(ctx.config.jwtSecret, prompt.voice_key), prompt.voice, reply);
+      const audio = await synthesise(prompt.voice_region, ctx.secrets.open({ companyId: prompt.company_id, column: "prompts.voice_key", row: prompt.id }, prompt.voice_key), prompt.voice, reply);
       await sendOutgoing(ctx, { ticket, body: "", userId: null, file: { data: audio, fileName: "resposta.ogg", mimetype: "audio/ogg" } });
       return;
     } catch (err) {

@@ -83,7 +83,7 @@ describe("queue integrations: the rules of each type", () => {
     expect(created.jsonContent).toMatch(/^bot@atende-bot\.iam\.gserviceaccount\.com ••••/);
     expect(res.body).not.toContain("PRIVATE KEY");
     const stored = await app.sql.one<{ json_content_sealed: string }>("SELECT json_content_sealed FROM queue_integrations WHERE id = $1", [created.id]);
-    expect(stored.json_content_sealed).toMatch(/^v1:/);
+    expect(stored.json_content_sealed).toMatch(/^v2:test:/);
     expect(stored.json_content_sealed).not.toContain("PRIVATE");
     for (const r of [await api("GET", `/api/queueIntegration/${created.id}`, root), await api("GET", "/api/queueIntegration?limit=all", root)]) {
       expect(r.body).not.toContain("PRIVATE KEY");

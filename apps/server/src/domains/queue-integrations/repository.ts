@@ -78,13 +78,14 @@ export function findIntegration(sql: Sql, companyId: number, id: number) {
   return sql.maybe<QueueIntegrationRow>(`SELECT ${COLUMNS} FROM queue_integrations WHERE company_id = $1 AND id = $2`, [companyId, id]);
 }
 
-export function insertIntegration(sql: Sql, companyId: number, v: IntegrationValues) {
+/** `id` from nextRowId: the service account in `v` is sealed for that row. */
+export function insertIntegration(sql: Sql, companyId: number, id: number, v: IntegrationValues) {
   return sql.one<QueueIntegrationRow>(
-    `INSERT INTO queue_integrations (company_id, type, name, project_name, json_content_sealed, json_content_mask, language, url_n8n,
+    `INSERT INTO queue_integrations (id, company_id, type, name, project_name, json_content_sealed, json_content_mask, language, url_n8n,
        typebot_slug, typebot_expires, typebot_delay_message, typebot_keyword_finish, typebot_keyword_restart, typebot_unknown_message,
        typebot_restart_message)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) RETURNING ${COLUMNS}`,
-    [companyId, ...values(v)],
+     VALUES ($16,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) RETURNING ${COLUMNS}`,
+    [companyId, ...values(v), id],
   );
 }
 

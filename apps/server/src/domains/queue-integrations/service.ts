@@ -10,7 +10,8 @@ import {
 import type { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
-import { openSecret, sealSecret, SecretUnreadable } from "../../core/secret-box.js";
+import { nextRowId } from "../../core/secrets/columns.js";
+import { SecretUnreadable } from "../../core/secrets/sealer.js";
 import { presentIntegration } from "./presenter.js";
 import { BotCallFailed } from "./providers/call.js";
 import { detectIntent } from "./providers/dialogflow.js";
@@ -46,13 +47,13 @@ export async function showIntegration(ctx: AppContext, companyId: number, id: nu
 }
 
 /** The stored values of a form: the name copied to projectName for the HTTP types; the key sealed (kept when left empty on edit). */
-function values(ctx: AppContext, input: Input, current: repo.QueueIntegrationRow | null): repo.IntegrationValues {
+function values(ctx: AppContext, companyId: number, id: number, input: Input, current: repo.QueueIntegrationRow | null): repo.IntegrationValues {
   let sealed = "";
   let mask = "";
   if (input.type === "dialogflow") {
     if (input.jsonContent) {
       const sa = parseServiceAccount(input.jsonContent);
-      sealed = sealSecret(ctx.config.jwtSecret, input.jsonContent);
+      sealed = ctx.secrets.seal(servicePlace(companyId, id), input.jsonContent);
       mask = maskServiceAccount(sa);
     } else if (current?.type === "dialogflow" && current.json_content_sealed) {
       sealed = current.json_content_sealed;
@@ -81,7 +82,8 @@ function values(ctx: AppContext, input: Input, current: repo.QueueIntegrationRow
 }
 
 export async function createIntegration(ctx: AppContext, companyId: number, input: Input): Promise<QueueIntegration> {
-  const record = presentIntegration(await repo.insertIntegration(ctx.sql, companyId, values(ctx, input, null)));
+  const id = await nextRowId(ctx.sql, "queue_integrations");
+  const record = presentIntegration(await repo.insertIntegration(ctx.sql, companyId, id, values(ctx, companyId, id, input, null)));
   emit(ctx, companyId, { action: "create", queueIntegration: record });
   return record;
 }
@@ -89,7 +91,7 @@ export async function createIntegration(ctx: AppContext, companyId: number, inpu
 export async function updateIntegration(ctx: AppContext, companyId: number, id: number, input: Input): Promise<QueueIntegration> {
   const current = await repo.findIntegration(ctx.sql, companyId, id);
   if (!current) throw notFound();
-  const row = await repo.updateIntegration(ctx.sql, companyId, id, values(ctx, input, current));
+  const row = await repo.updateIntegration(ctx.sql, companyId, id, values(ctx, companyId, id, input, current));
   if (!row) throw notFound();
   const record = presentIntegration(row);
   emit(ctx, companyId, { action: "update", queueIntegration: record });
@@ -102,9 +104,11 @@ export async function deleteIntegration(ctx: AppContext, companyId: number, id: 
   emit(ctx, companyId, { action: "delete", integrationId: id });
 }
 
-/** The service account of a stored Dialogflow integration (SecretUnreadable after a JWT_SECRET change). */
+const servicePlace = (companyId: number, id: number) => ({ companyId, column: "queue_integrations.json_content_sealed", row: id });
+
+/** The service account of a stored Dialogflow integration (SecretUnreadable when its key is gone). */
 export function storedServiceAccount(ctx: AppContext, row: repo.QueueIntegrationRow): ServiceAccount {
-  return parseServiceAccount(openSecret(ctx.config.jwtSecret, row.json_content_sealed));
+  return parseServiceAccount(ctx.secrets.open(servicePlace(row.company_id, row.id), row.json_content_sealed));
 }
 
 /**

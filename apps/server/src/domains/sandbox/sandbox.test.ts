@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
+import { TEST_SECRETS_KEYS } from "../../../test/factories.js";
 
 let app: TestApp;
 let production: TestApp;
@@ -41,7 +42,7 @@ describe("sandbox phone routes", () => {
 describe("sandbox connections in production", () => {
   it("loadConfig enables them outside production, and in production only with ENABLE_SANDBOX=true", async () => {
     const { loadConfig } = await import("../../config.js");
-    const prod = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40), ADMIN_PASSWORD: "a-real-password" };
+    const prod = { NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "x".repeat(40), ADMIN_PASSWORD: "a-real-password" };
     expect(loadConfig({ NODE_ENV: "development" }).enableSandbox).toBe(true);
     expect(loadConfig(prod).enableSandbox).toBe(false);
     expect(loadConfig({ ...prod, ENABLE_SANDBOX: "true" }).enableSandbox).toBe(true);

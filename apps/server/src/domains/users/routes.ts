@@ -39,7 +39,7 @@ export const usersRoutes: Domain = (api, ctx) => {
       ]),
       schema: { params: idParam, body: userUpdateInput, response: { 200: user } },
     },
-    (request) => users.updateUser(ctx, request.actor, request.params.id, request.body),
+    (request) => users.updateUser(ctx, request.actor, request.params.id, request.body, request.ip),
   );
 
   api.delete("/users/:id", { config: admin, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {

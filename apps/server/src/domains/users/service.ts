@@ -19,6 +19,7 @@ import { hashPassword, verifyPassword } from "../../core/password.js";
 import { rooms } from "../../core/realtime.js";
 import { revokeSessions } from "../../core/sessions.js";
 import type { Sql } from "../../db/sql.js";
+import { recordAudit } from "../audit-log/service.js";
 import { presentUser, presentUserListItem } from "./presenter.js";
 import * as repo from "./repository.js";
 import { isUniqueViolation } from "../../db/errors.js";
@@ -157,7 +158,8 @@ export async function createUser(ctx: AppContext, actor: RequestActor, input: Us
   return emitUser(ctx, companyId, id, "create");
 }
 
-export async function updateUser(ctx: AppContext, actor: RequestActor, id: number, input: UserUpdateInput): Promise<User> {
+/** `ip`: the client address, for the audit line of a profile change. */
+export async function updateUser(ctx: AppContext, actor: RequestActor, id: number, input: UserUpdateInput, ip = ""): Promise<User> {
   const companyId = await companyFor(ctx, actor, id);
   const target = await loadTarget(ctx.sql, companyId, id);
   const currentQueues = target.queues.map((q) => q.id);
@@ -191,6 +193,16 @@ export async function updateUser(ctx: AppContext, actor: RequestActor, id: numbe
         whatsappId: change.whatsappId,
       });
       if (change.queueIds) await repo.setUserQueues(sql, companyId, id, change.queueIds);
+      if (change.profile) {
+        await recordAudit(sql, {
+          companyId,
+          action: "user.profile_changed",
+          actor: { id: actor.id, name: actor.name },
+          ip,
+          target: { type: "user", id, label: target.email },
+          details: { from: target.profile, to: change.profile },
+        });
+      }
       // A new password ends the user's sessions (one's own change keeps the session making it); a
       // lowered profile ends them too, so no token or socket keeps the old rights.
       if (passwordHash || demoted) {

@@ -1,6 +1,7 @@
 import { TtlCache } from "../../core/ttl-cache.js";
 import type { Sql } from "../../db/sql.js";
 import * as businessRepo from "../businesses/repository.js";
+import type { SecretSealer } from "../../core/secrets/sealer.js";
 import type { BusinessSecrets } from "../businesses/repository.js";
 import * as officialRepo from "../official-whatsapp/repository.js";
 
@@ -18,16 +19,19 @@ export class WebhookLookups {
   private readonly wabas = new TtlCache<string, BusinessSecrets[]>(TTL_MS);
   private readonly numbers = new TtlCache<string, { id: number; whatsapp_id: number } | null>(TTL_MS);
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly sealer: SecretSealer,
+  ) {}
 
   /** The business of a webhook URL (not scoped by a session: Meta calls it). */
   business(id: number): Promise<BusinessSecrets | null> {
-    return this.secrets.get(id, () => businessRepo.findSecretsForWebhook(this.sql, id));
+    return this.secrets.get(id, () => businessRepo.findSecretsForWebhook(this.sql, this.sealer, id));
   }
 
   /** The businesses registered with a WABA id (any company; see WebhookRouting for who may use them). */
   businessesOfWaba(wabaId: string): Promise<BusinessSecrets[]> {
-    return this.wabas.get(wabaId, () => businessRepo.findSecretsByWaba(this.sql, wabaId));
+    return this.wabas.get(wabaId, () => businessRepo.findSecretsByWaba(this.sql, this.sealer, wabaId));
   }
 
   async number(business: BusinessSecrets, phoneNumberId: string) {

@@ -38,7 +38,7 @@ export async function processWebhookEvent(ctx: AppContext, lookups: WebhookLooku
   const events = await repo.startAttempts(ctx.sql, [eventId], WEBHOOK_MAX_ATTEMPTS);
   const event = events[0];
   if (!event) return; // processed meanwhile, or out of attempts
-  const business = await businessRepo.findSecrets(ctx.sql, event.company_id, event.business_id);
+  const business = await businessRepo.findSecrets(ctx.sql, ctx.secrets, event.company_id, event.business_id);
   let failure: unknown;
   try {
     failure = (await processDeliveries(ctx, lookups, [{ event, business }])).get(eventId);

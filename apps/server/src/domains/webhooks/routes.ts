@@ -33,7 +33,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
   api.removeAllContentTypeParsers();
   api.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-  const lookups = new WebhookLookups(ctx.sql);
+  const lookups = new WebhookLookups(ctx.sql, ctx.secrets);
   const runner = new InlineWebhookRunner(ctx, lookups);
   const writer = new WebhookEventWriter(ctx.sql, ctx.log);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, lookups, p.eventId) });
@@ -65,7 +65,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
 
   api.get("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam, querystring: verifyQuery } }, async (request, reply) => {
     const q = request.query;
-    const business = await businessRepo.findSecretsForWebhook(ctx.sql, request.params.businessId);
+    const business = await businessRepo.findSecretsForWebhook(ctx.sql, ctx.secrets, request.params.businessId);
     if (!business || q["hub.mode"] !== "subscribe" || !sameSecret(q["hub.verify_token"] ?? "", business.verify_token)) {
       throw new AppError("ERR_NO_PERMISSION", "Verify token inválido");
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../../test/helper.js";
+import { sealStored } from "../../../test/factories.js";
 import * as P from "../../../test/fake-graph/payloads.js";
 import { WebhookLookups } from "./lookups.js";
 import { processWebhookEvent } from "./process-event.js";
@@ -354,7 +355,7 @@ describe("tenancy", () => {
     await webhooksSettled(app, b.businessId);
     expect((await messagesOf(b.companyId, c)).map((m) => m.body)).toEqual(["legítimo"]);
     // A's business with a body signed by another secret
-    await app.sql.exec("UPDATE businesses SET app_secret = 'other-company-secret' WHERE id = $1", [b.businessId]);
+    await sealStored(app.sql, app.ctx.secrets, "businesses", b.businessId, { app_secret: "other-company-secret" });
     const res = await fake.deliver(hook(a.businessId), own, { signature: fake.sign(JSON.stringify(own), "other-company-secret") });
     expect(res.status).toBe(401);
   });
@@ -369,7 +370,8 @@ describe("routing by the WABA id in the payload", () => {
     fake.templates = [];
     await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222' WHERE id = $1", [y.businessId]);
     // z has that WABA too but under another app (another secret): the delivery's signature does not vouch for it
-    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222', app_secret = 'another-app-secret' WHERE id = $1", [z.businessId]);
+    await app.sql.exec("UPDATE businesses SET waba_id = '222000000000222' WHERE id = $1", [z.businessId]);
+    await sealStored(app.sql, app.ctx.secrets, "businesses", z.businessId, { app_secret: "another-app-secret" });
     const states = async () =>
       (await app.sql.many<{ business_id: number; phone_status: string }>(
         "SELECT business_id, phone_status FROM official_numbers WHERE business_id = ANY($1::int[]) ORDER BY business_id",
@@ -428,7 +430,7 @@ describe("a signed but malformed delivery", () => {
     await waitFor(async () => (await row()).status === "failed", 15_000, "failed delivery");
     const id = (await row()).id;
     // the job's attempts (some may run on their own meanwhile): each records the error; the last one gives up
-    const lookups = new WebhookLookups(app.sql);
+    const lookups = new WebhookLookups(app.sql, app.ctx.secrets);
     for (let i = 0; i < 10 && (await row()).attempts < 5; i++) await processWebhookEvent(app.ctx, lookups, id).then(
         () => "gave up",
         (err: unknown) => `retry asked: ${String(err)}`, // a rejection is how a job asks pg-boss for a retry

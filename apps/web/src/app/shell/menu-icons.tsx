@@ -19,6 +19,7 @@ import FlashOn from "@mui/icons-material/FlashOn";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import HelpOutline from "@mui/icons-material/HelpOutline";
 import LocalAtm from "@mui/icons-material/LocalAtm";
+import ManageSearch from "@mui/icons-material/ManageSearch";
 import LocalOffer from "@mui/icons-material/LocalOffer";
 import Paid from "@mui/icons-material/Paid";
 import PeopleAlt from "@mui/icons-material/PeopleAlt";
@@ -61,5 +62,6 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   queueIntegration: DeviceHub,
   messagesApi: Code,
   financeiro: LocalAtm,
+  auditLog: ManageSearch,
   settings: SettingsOutlined,
 };

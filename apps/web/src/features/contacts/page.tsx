@@ -19,6 +19,7 @@ import { toastError } from "../../lib/toast-error";
 import { useCurrentUser } from "../../lib/session";
 import { contactKeys, deleteContact, fetchContactsPage } from "./api/contacts";
 import { exportContacts } from "./api/import-export";
+import { eraseContactData, exportContactData } from "./api/personal-data";
 import { findOpenTicket } from "./api/tickets";
 import { ContactDialog } from "./components/contact-dialog";
 import { ContactsTable } from "./components/contacts-table";
@@ -41,6 +42,28 @@ export default function ContactsPage() {
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
   const canDelete = can(user, "contacts-page:deleteContact");
+  const canPersonalData = can(user, "contacts-page:personalData");
+  const [erasing, setErasing] = useState<Contact | null>(null);
+
+  async function exportData(contact: Contact) {
+    try {
+      await exportContactData(contact.id);
+    } catch (err) {
+      logFailure("contact data export failed", err);
+      toast.error(t("contacts.exportDataFailed"));
+    }
+  }
+
+  async function confirmErase(contact: Contact) {
+    try {
+      await eraseContactData(contact.id);
+      // the contact event brings the anonymised row; the lists are read again in case it was missed
+      void queryClient.invalidateQueries({ queryKey: contactKeys.lists });
+      toast.success(t("contacts.erased"));
+    } catch (err) {
+      toastError(err);
+    }
+  }
 
   // new contacts are sent live only to the screens showing this page
   useSocketRoom(CLIENT_EVENTS.joinContacts, CLIENT_EVENTS.leaveContacts);
@@ -116,6 +139,9 @@ export default function ContactsPage() {
             setDialogOpen(true);
           }}
           onDelete={setDeleting}
+          canPersonalData={canPersonalData}
+          onExportData={(c) => void exportData(c)}
+          onEraseData={setErasing}
         />
       </Paper>
       <ContactDialog
@@ -131,6 +157,15 @@ export default function ContactsPage() {
         onConfirm={() => deleting && void confirmDelete(deleting)}
       >
         {t("contacts.deleteMessage")}
+      </ConfirmationDialog>
+      <ConfirmationDialog
+        open={erasing !== null}
+        title={t("contacts.eraseTitle", { name: erasing?.name ?? "" })}
+        confirmLabel={t("contacts.eraseConfirm")}
+        onClose={() => setErasing(null)}
+        onConfirm={() => erasing && void confirmErase(erasing)}
+      >
+        {t("contacts.eraseMessage")}
       </ConfirmationDialog>
       <NewTicketDialog contact={ticketFor} onClose={() => setTicketFor(null)} />
       <ImportDialog

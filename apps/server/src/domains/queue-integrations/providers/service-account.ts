@@ -1,6 +1,6 @@
 import { createPrivateKey, createSign } from "node:crypto";
 import { AppError } from "../../../core/errors.js";
-import { maskSecret } from "../../../core/secret-box.js";
+import { maskSecret } from "../../../core/secrets/sealer.js";
 
 /** The fields of a Google service-account key file that a token exchange needs. */
 export interface ServiceAccount {

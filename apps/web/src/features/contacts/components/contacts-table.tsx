@@ -1,7 +1,11 @@
-import { Avatar, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
+import { useState } from "react";
+import { Avatar, IconButton, ListItemIcon, Menu, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from "@mui/material";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import EditIcon from "@mui/icons-material/Edit";
 import DeleteOutlineIcon from "@mui/icons-material/DeleteOutline";
+import DeleteForeverIcon from "@mui/icons-material/DeleteForever";
+import FileDownloadIcon from "@mui/icons-material/FileDownload";
+import MoreVertIcon from "@mui/icons-material/MoreVert";
 import { useTranslation } from "react-i18next";
 import type { Contact } from "@atende/shared";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
@@ -11,14 +15,19 @@ interface Props {
   contacts: Contact[];
   loading: boolean;
   canDelete: boolean;
+  /** contacts-page:personalData: the LGPD menu (export, erase). */
+  canPersonalData: boolean;
   onOpen(contact: Contact): void;
   onNewTicket(contact: Contact): void;
   onEdit(contact: Contact): void;
   onDelete(contact: Contact): void;
+  onExportData(contact: Contact): void;
+  onEraseData(contact: Contact): void;
 }
 
-export function ContactsTable({ contacts, loading, canDelete, onOpen, onNewTicket, onEdit, onDelete }: Props) {
+export function ContactsTable({ contacts, loading, canDelete, canPersonalData, onOpen, onNewTicket, onEdit, onDelete, onExportData, onEraseData }: Props) {
   const { t } = useTranslation();
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; contact: Contact } | null>(null);
   const stop = (fn: () => void) => (e: React.MouseEvent) => {
     e.stopPropagation();
     fn();
@@ -67,6 +76,21 @@ export function ContactsTable({ contacts, loading, canDelete, onOpen, onNewTicke
                   </IconButton>
                 </Tooltip>
               )}
+              {canPersonalData && (
+                <Tooltip title={t("contacts.actions.more")}>
+                  <IconButton
+                    size="small"
+                    aria-label={t("contacts.actions.more")}
+                    aria-haspopup="menu"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setMenu({ anchor: e.currentTarget, contact: c });
+                    }}
+                  >
+                    <MoreVertIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
             </TableCell>
           </TableRow>
         ))}
@@ -75,6 +99,31 @@ export function ContactsTable({ contacts, loading, canDelete, onOpen, onNewTicke
           <EmptyTableRow colSpan={6}>{t("contacts.empty")}</EmptyTableRow>
         )}
       </TableBody>
+      <Menu anchorEl={menu?.anchor} open={menu !== null} onClose={() => setMenu(null)} onClick={(e) => e.stopPropagation()}>
+        <MenuItem
+          onClick={() => {
+            if (menu) onExportData(menu.contact);
+            setMenu(null);
+          }}
+        >
+          <ListItemIcon>
+            <FileDownloadIcon fontSize="small" />
+          </ListItemIcon>
+          {t("contacts.actions.exportData")}
+        </MenuItem>
+        <MenuItem
+          sx={{ color: "error.main" }}
+          onClick={() => {
+            if (menu) onEraseData(menu.contact);
+            setMenu(null);
+          }}
+        >
+          <ListItemIcon sx={{ color: "inherit" }}>
+            <DeleteForeverIcon fontSize="small" />
+          </ListItemIcon>
+          {t("contacts.actions.eraseData")}
+        </MenuItem>
+      </Menu>
     </Table>
   );
 }

@@ -1,0 +1,107 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+
+/** The page at desktop and phone width, light and dark. */
+async function shoot(page: Page, name: string, ready: () => Promise<void>) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
+      await page.reload();
+      await ready();
+      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await page.reload();
+}
+
+test("an administrator exports a contact's data, erases it after confirming, and finds both in the audit log", async ({ page }) => {
+  test.setTimeout(150_000);
+  const tenant = await createTenant();
+  const sql = db();
+  const contact = await sql.one<{ id: number }>(
+    "INSERT INTO contacts (company_id, name, number, email, extra_info) VALUES ($1, 'Beatriz Lima', '5511976543210', 'bia@cliente.test', '[{\"name\": \"Bairro\", \"value\": \"Boa Viagem\"}]'::jsonb) RETURNING id",
+    [tenant.companyId],
+  );
+  const ticket = await sql.one<{ id: number }>("INSERT INTO tickets (company_id, contact_id, status) VALUES ($1, $2, 'closed') RETURNING id", [tenant.companyId, contact.id]);
+  await sql.exec("INSERT INTO messages (company_id, ticket_id, contact_id, body, from_me) VALUES ($1, $2, $3, 'Meu endereço é Rua das Flores, 10', false)", [
+    tenant.companyId,
+    ticket.id,
+    contact.id,
+  ]);
+
+  await login(page, tenant.admin.email);
+  await page.goto("/contacts");
+  const row = page.getByTestId("contact-row").filter({ hasText: "Beatriz Lima" });
+  await row.getByRole("button", { name: "Dados pessoais (LGPD)" }).click();
+  await expect(page.getByRole("menuitem", { name: "Exportar dados" })).toBeVisible();
+  await page.screenshot({ path: "/tmp/lgpd-menu.png" });
+  const download = page.waitForEvent("download");
+  await page.getByRole("menuitem", { name: "Exportar dados" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`contato-${contact.id}.json`);
+  const exported = JSON.parse(await readFile((await file.path())!, "utf8"));
+  expect(exported.contact).toMatchObject({ name: "Beatriz Lima", number: "5511976543210", email: "bia@cliente.test" });
+  expect(exported.messages.map((m: { body: string }) => m.body)).toEqual(["Meu endereço é Rua das Flores, 10"]);
+
+  // erasing asks first; cancelling changes nothing
+  await row.getByRole("button", { name: "Dados pessoais (LGPD)" }).click();
+  await page.getByRole("menuitem", { name: "Apagar dados (LGPD)" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Apagar os dados de Beatriz Lima?" })).toBeVisible();
+  await expect(dialog).toContainText("Esta ação não pode ser desfeita.");
+  await page.screenshot({ path: "/tmp/lgpd-erase-dialog.png" });
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(dialog).toBeHidden();
+  expect((await sql.one<{ name: string }>("SELECT name FROM contacts WHERE id = $1", [contact.id])).name).toBe("Beatriz Lima");
+
+  await row.getByRole("button", { name: "Dados pessoais (LGPD)" }).click();
+  await page.getByRole("menuitem", { name: "Apagar dados (LGPD)" }).click();
+  await dialog.getByRole("button", { name: "Apagar dados" }).click();
+  await expect(page.getByText("Dados do contato apagados.")).toBeVisible();
+  await expect(page.getByTestId("contact-row").filter({ hasText: "Contato apagado" })).toContainText(`apagado-${contact.id}`);
+  await expect(page.getByText("Beatriz Lima")).toHaveCount(0);
+  const stored = await sql.one<{ name: string; email: string; body: string }>(
+    "SELECT c.name, c.email, m.body FROM contacts c JOIN messages m ON m.contact_id = c.id WHERE c.id = $1",
+    [contact.id],
+  );
+  expect(stored).toEqual({ name: "Contato apagado", email: "", body: "" });
+
+  // the audit log: the export, the erasure and the logins, newest first
+  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Auditoria" }).click();
+  await expect(page.getByRole("heading", { name: /Auditoria/ })).toBeVisible();
+  const rows = page.getByTestId("audit-row");
+  await expect(rows.first()).toContainText("Dados apagados (LGPD)");
+  await expect(rows.first()).toContainText(`Contato #${contact.id}`);
+  await expect(rows.nth(1)).toContainText("Dados exportados (LGPD)");
+  await expect(rows.filter({ hasText: "Login" }).first()).toContainText(tenant.admin.email);
+  await expect(page.getByText("Beatriz")).toHaveCount(0);
+
+  // filtered by action
+  await page.getByLabel("Ação").click();
+  await page.getByRole("option", { name: "Dados apagados (LGPD)" }).click();
+  await expect(rows).toHaveCount(1);
+  await shoot(page, "lgpd-audit", async () => {
+    await expect(rows.first()).toBeVisible();
+  });
+});
+
+test("a supervisor has no LGPD menu on the contacts", async ({ page }) => {
+  const tenant = await createTenant();
+  await db().exec("INSERT INTO contacts (company_id, name, number) VALUES ($1, 'Carlos Dias', '5511976540000')", [tenant.companyId]);
+  await login(page, tenant.supervisor.email);
+  await page.goto("/contacts");
+  await expect(page.getByTestId("contact-row")).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Editar contato" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Dados pessoais (LGPD)" })).toHaveCount(0);
+});
+
+test("an agent cannot open the audit log", async ({ page }) => {
+  const tenant = await createTenant();
+  await login(page, tenant.user.email);
+  await page.goto("/audit-log");
+  await expect(page).toHaveURL(/\/tickets$/);
+});
