@@ -3,6 +3,7 @@ import { emailCampaign, emailCampaignCreated, emailCampaignCreateInput, emailCam
 import type { Domain } from "../../core/domain.js";
 import { EmailDispatcher } from "../email-dispatch/engine.js";
 import { mailDriverOf } from "../email-transport/shared-driver.js";
+import { cancelEmailCampaign, pauseEmailCampaign, resumeEmailCampaign, type DispatchHooks } from "./actions.js";
 import { analyseEmailCampaign, EMAIL_ANALYSIS_JOB, emailAnalysisPayload } from "./analysis.js";
 import { createEmailCampaign, getEmailCampaign, listEmailCampaigns, triggerEmailCampaign } from "./service.js";
 import { receiveEmailCampaignFile } from "./upload.js";
@@ -15,7 +16,7 @@ const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaign
 
 /**
  * E-mail campaigns (spec 3 §7 "E-mail service"): create, PUT the CSV, the durable analysis, the list,
- * the trigger, and the dispatcher (in processes that run jobs, or EMAIL_DISPATCH=true).
+ * the trigger, pause, resume and cancel, and the dispatcher (in processes that run jobs, or EMAIL_DISPATCH=true).
  */
 export const emailCampaignsRoutes: Domain = (api, ctx) => {
   ctx.jobs.define({
@@ -29,6 +30,7 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
   const { options } = mailDriverOf(ctx);
   const dispatcher = new EmailDispatcher(ctx, options, () => mailDriverOf(ctx).driver);
   const kick = () => dispatcher.kick();
+  const hooks: DispatchHooks = { kick, halt: (id) => dispatcher.halt(id) };
   if (options.enabled ?? ctx.config.runJobs) api.addHook("onReady", async () => dispatcher.start());
   api.addHook("onClose", async () => {
     await dispatcher.stop();
@@ -52,5 +54,14 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
   );
   api.post("/email/campaigns/:id/trigger", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     triggerEmailCampaign(ctx, request.actor.companyId, request.params.id, kick),
+  );
+  api.patch("/email/campaigns/:id/pause", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+    pauseEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
+  );
+  api.patch("/email/campaigns/:id/resume", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+    resumeEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
+  );
+  api.post("/email/campaigns/:id/cancel", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+    cancelEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
   );
 };
