@@ -170,6 +170,9 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/email/campaigns/:id": { params: { id: id("emailCampaignId") } },
   "/api/email/campaigns/:id/file": { params: { id: id("emailCampaignId") } },
   "/api/email/campaigns/:id/trigger": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/pause": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/resume": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/cancel": { params: { id: id("emailCampaignId") } },
   "/api/email/senders/:id": { params: { id: id("emailSenderId") } },
   "/api/email/senders/:id/resend": { params: { id: id("emailSenderId") } },
 };

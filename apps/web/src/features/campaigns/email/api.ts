@@ -19,6 +19,9 @@ export function fetchEmailCampaigns(f: CampaignFilters, page: number, signal?: A
 }
 
 export const triggerEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/trigger/`, { method: "POST" });
+export const pauseEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/pause/`, { method: "PATCH" });
+export const resumeEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/resume/`, { method: "PATCH" });
+export const cancelEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/cancel/`, { method: "POST" });
 
 export const createEmailCampaign = (input: EmailCampaignCreateInput) =>
   api<EmailCampaign & { upload_url: string }>("/email/campaigns/", { method: "POST", body: input });
