@@ -45,6 +45,7 @@ export const EMAIL_CAMPAIGN_MESSAGES = {
   templateNotFound: "Template não encontrado.",
   notFound: "Campanha não encontrada.",
   notTriggerable: "Só é possível disparar uma campanha Ativa criada pela web.",
+  notTriggerableByApi: "Pela API só é possível disparar uma campanha Ativa criada pela API.",
   notPausable: (status: string) => `A campanha não pode ser pausada no status ${emailCampaignStatusLabel(status)}.`,
   notResumable: (status: string) => `A campanha não pode ser retomada no status ${emailCampaignStatusLabel(status)}.`,
   notCancellable: (status: string) => `A campanha não pode ser cancelada no status ${emailCampaignStatusLabel(status)}.`,
