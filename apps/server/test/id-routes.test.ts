@@ -173,6 +173,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/email/campaigns/:id/pause": { params: { id: id("emailCampaignId") } },
   "/api/email/campaigns/:id/resume": { params: { id: id("emailCampaignId") } },
   "/api/email/campaigns/:id/cancel": { params: { id: id("emailCampaignId") } },
+  "/api/email/campaigns/:id/invalid-rows": { params: { id: id("emailCampaignId") } },
+  "/api/sms/campaigns/:id/invalid-rows/": { params: { id: id("smsCampaignId") } },
   "/api/messages/email-campaigns/:id": { params: { id: id("emailCampaignId") }, status: { GET: 401 }, why: "the Messages API: a connection's token is the credential, a user's session token is refused (and its token sees only its own company's source-API campaigns)" },
   "/api/messages/email-campaigns/:id/file": { params: { id: id("emailCampaignId") }, status: { PUT: 401 }, why: "the Messages API: a connection's token is the credential, a user's session token is refused (and its token sees only its own company's source-API campaigns)" },
   "/api/messages/email-campaigns/:id/trigger": { params: { id: id("emailCampaignId") }, status: { POST: 401 }, why: "the Messages API: a connection's token is the credential, a user's session token is refused (and its token sees only its own company's source-API campaigns)" },

@@ -183,3 +183,24 @@ describe("the dispatcher honours them", () => {
     expect(reasons).toEqual([{ invalid_reason: "Campanha cancelada antes do envio." }]);
   });
 });
+
+describe("GET /api/email/campaigns/{id}/invalid-rows/", () => {
+  it("lists the rows not sent (invalid, then skipped by a cancel) with their reasons; the company's supervisors only", async () => {
+    const id = await createWithFile(app, t.supervisor.token, w, "telefone;cpf;email;nome\n1;;ok@linhas.test;A\n2;;ruim;B\n3;;OK@linhas.test;C\n");
+    await waitStatus(app, id, ["ACTIVE"]);
+    const url = `/api/email/campaigns/${id}/invalid-rows/`;
+    expect((await app.api("GET", url, { token: t.supervisor.token })).json()).toEqual({
+      count: 2,
+      results: [
+        { id: expect.any(Number), row_number: 2, phone: "2", email: "ruim", reason: "Endereço de e-mail inválido." },
+        { id: expect.any(Number), row_number: 3, phone: "3", email: "OK@linhas.test", reason: "E-mail duplicado (mesmo endereço na linha 1)." },
+      ],
+    });
+    expect((await act(id, "cancel")).statusCode).toBe(200);
+    const after = (await app.api("GET", `${url}?page_size=1`, { token: t.supervisor.token })).json() as { count: number; results: { row_number: number; reason: string }[] };
+    expect(after.count).toBe(3);
+    expect(after.results).toEqual([expect.objectContaining({ row_number: 1, reason: "Campanha cancelada antes do envio." })]);
+    expect((await app.api("GET", url, { token: t.user.token })).statusCode).toBe(403);
+    expect((await app.api("GET", url, { token: other.admin.token })).json()).toMatchObject({ error: "ERR_CAMPAIGN_NOT_FOUND" });
+  });
+});

@@ -16,7 +16,8 @@ import { matchesFilters } from "../components/filter-campaigns";
 import { WIDE, XWIDE } from "../components/campaign-row";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { EmailCampaignRow, type EmailAction } from "./email-campaign-row";
-import { cancelEmailCampaign, emailCampaignKeys, fetchEmailCampaigns, pauseEmailCampaign, resumeEmailCampaign, triggerEmailCampaign } from "./api";
+import { InvalidRowsDialog } from "../components/invalid-rows-dialog";
+import { cancelEmailCampaign, emailCampaignKeys, fetchEmailCampaigns, fetchEmailInvalidRows, pauseEmailCampaign, resumeEmailCampaign, triggerEmailCampaign } from "./api";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
 const REFRESH_MS = 30_000;
@@ -75,6 +76,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
   };
 
   const [cancelling, setCancelling] = useState<EmailCampaign | null>(null);
+  const [showInvalid, setShowInvalid] = useState<EmailCampaign | null>(null);
 
   async function act(c: EmailCampaign, action: EmailAction) {
     setBusy(c.id);
@@ -137,7 +139,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
           </TableHead>
           <TableBody>
             {list.data?.results.map((c) => (
-              <EmailCampaignRow key={c.id} campaign={c} timeZone={timeZone} busy={busy === c.id} onAction={(x, a) => (a === "cancel" ? setCancelling(x) : void act(x, a))} />
+              <EmailCampaignRow key={c.id} campaign={c} timeZone={timeZone} busy={busy === c.id} onAction={(x, a) => (a === "cancel" ? setCancelling(x) : void act(x, a))} onShowInvalid={setShowInvalid} />
             ))}
             {list.isLoading && <TableRowsSkeleton columns={11} />}
             {list.isSuccess && list.data.results.length === 0 && <EmptyTableRow colSpan={11}>{t("campaigns.empty")}</EmptyTableRow>}
@@ -155,6 +157,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
           {t("campaigns.pagination.next")}
         </Button>
       </Box>
+      <InvalidRowsDialog campaign={showInvalid} address="email" queryKey={emailCampaignKeys.invalidRows} fetchPage={fetchEmailInvalidRows} onClose={() => setShowInvalid(null)} />
       <ConfirmationDialog
         open={cancelling !== null}
         title={t("emailCampaigns.actions.cancel")}

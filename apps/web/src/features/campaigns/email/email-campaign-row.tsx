@@ -5,6 +5,7 @@ import PauseIcon from "@mui/icons-material/Pause";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
 import CancelOutlinedIcon from "@mui/icons-material/CancelOutlined";
+import ListAltIcon from "@mui/icons-material/ListAlt";
 import { useTranslation } from "react-i18next";
 import {
   EMAIL_CANCELLABLE,
@@ -38,6 +39,7 @@ interface Props {
   timeZone: string;
   busy: boolean;
   onAction(c: EmailCampaign, action: EmailAction): void;
+  onShowInvalid(c: EmailCampaign): void;
 }
 
 /**
@@ -45,7 +47,7 @@ interface Props {
  * sending → pause, PAUSED → resume, in analysis disabled, ERROR its message, otherwise trigger (enabled
  * only when ACTIVE and from the web); a cancel beside it while the campaign can be cancelled.
  */
-export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction }: Props) {
+export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShowInvalid }: Props) {
   const { t } = useTranslation();
   const kind = emailCampaignRowAction(c);
   const button = (label: string, icon: React.ReactNode, action: EmailAction | null, color?: "warning" | "primary" | "success") => (
@@ -90,6 +92,13 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction }: Prop
           <CircularProgress size={20} aria-label="…" />
         ) : (
           <>
+            {c.invalid > 0 && (
+              <Tooltip title={t("campaigns.actions.invalidRows")}>
+                <IconButton size="small" aria-label={t("campaigns.actions.invalidRows")} onClick={() => onShowInvalid(c)}>
+                  <ListAltIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
             {main}
             {(EMAIL_CANCELLABLE as readonly string[]).includes(c.status) &&
               button(t("emailCampaigns.actions.cancel"), <CancelOutlinedIcon fontSize="small" />, "cancel")}
