@@ -116,3 +116,75 @@ test("the E-mail list's row actions: pause, resume, cancel with a confirmation; 
   await page.screenshot({ path: "/tmp/email-campaign-actions-cancelled.png" });
   expect(consoleErrors.errors).toEqual([]);
 });
+
+test("the SMS and E-mail lists open a campaign's invalid rows with their reasons", async ({ page }) => {
+  test.setTimeout(120_000);
+  const consoleErrors = watchConsole(page);
+  const tenant = await createTenant();
+  const c = tenant.companyId;
+  const one = <T>(text: string, params: unknown[]) => db().one<T>(text, params);
+  const cc = (await one<{ id: number }>("INSERT INTO cost_centers (company_id, name) VALUES ($1, 'Cobrança') RETURNING id", [c])).id;
+  const smsTemplate = (await one<{ id: number }>("INSERT INTO sms_templates (company_id, title, content) VALUES ($1, 'Aviso', 'Sua fatura chegou.') RETURNING id", [c])).id;
+  const sms = (
+    await one<{ id: number }>(
+      `INSERT INTO sms_campaigns (company_id, title, status, cost_center_id, template_id, template_content, count_total, count_invalid)
+       VALUES ($1, 'Cobrança de novembro', 'READY', $2, $3, 'Sua fatura chegou.', 3, 2) RETURNING id`,
+      [c, cc, smsTemplate],
+    )
+  ).id;
+  await db().exec(
+    `INSERT INTO sms_campaign_recipients (company_id, campaign_id, row_number, phone, state, invalid_reason) VALUES
+       ($1, $2, 1, '5511988887777', 'pending', ''), ($1, $2, 2, 'abc', 'invalid', 'Número de telefone inválido.'),
+       ($1, $2, 3, '5511988887777', 'invalid', 'Número duplicado (mesmo número na linha 1).')`,
+    [c, sms],
+  );
+  const sender = (await one<{ id: number }>("INSERT INTO email_senders (company_id, email_address, verified_at) VALUES ($1, 'cobranca@loja.test', now()) RETURNING id", [c])).id;
+  const template = (await one<{ id: number }>("INSERT INTO email_templates (company_id, title, subject, content) VALUES ($1, 'Fatura', 'Fatura', '<p>Oi</p>') RETURNING id", [c])).id;
+  const email = (
+    await one<{ id: number }>(
+      `INSERT INTO email_campaigns (company_id, title, status, cost_center_id, sender_id, from_address, template_id, subject, html, count_total, count_invalid)
+       VALUES ($1, 'Fatura por e-mail', 'ACTIVE', $2, $3, 'cobranca@loja.test', $4, 'Fatura', '<p>Oi</p>', 2, 1) RETURNING id`,
+      [c, cc, sender, template],
+    )
+  ).id;
+  await db().exec(
+    `INSERT INTO email_campaign_recipients (company_id, campaign_id, row_number, email, state, invalid_reason) VALUES
+       ($1, $2, 1, 'ana@cliente.test', 'pending', ''), ($1, $2, 2, 'nao-e-email', 'invalid', 'Endereço de e-mail inválido.')`,
+    [c, email],
+  );
+
+  await login(page, tenant.admin.email);
+  await page.goto("/campaigns?channel=sms");
+  const smsRow = page.getByRole("row").filter({ hasText: "Cobrança de novembro" });
+  await smsRow.getByTestId("sms-invalid").click();
+  const dialog = page.getByRole("dialog", { name: "Linhas inválidas: Cobrança de novembro" });
+  await expect(dialog.getByTestId("invalid-row")).toHaveCount(2);
+  await expect(dialog.getByTestId("invalid-row").first()).toContainText("abc");
+  await expect(dialog.getByTestId("invalid-row").first()).toContainText("Número de telefone inválido.");
+  await expect(dialog.getByTestId("invalid-row").nth(1)).toContainText("Número duplicado (mesmo número na linha 1).");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "/tmp/sms-invalid-rows-390.png" });
+  await dialog.getByRole("button", { name: "Fechar" }).click();
+  await expect(dialog).toBeHidden();
+  // on a phone the count column is hidden: the list icon opens the same dialog
+  await smsRow.getByRole("button", { name: "Linhas inválidas" }).click();
+  await expect(dialog.getByTestId("invalid-row")).toHaveCount(2);
+  await dialog.getByRole("button", { name: "Fechar" }).click();
+  await page.setViewportSize({ width: 1366, height: 860 });
+
+  await page.goto("/campaigns?channel=email");
+  const emailRow = page.getByTestId("email-campaign-row").filter({ hasText: "Fatura por e-mail" });
+  await emailRow.getByRole("button", { name: "Linhas inválidas" }).click();
+  const emailDialog = page.getByRole("dialog", { name: "Linhas inválidas: Fatura por e-mail" });
+  await expect(emailDialog.getByRole("columnheader", { name: "E-mail" })).toBeVisible();
+  await expect(emailDialog.getByTestId("invalid-row")).toHaveCount(1);
+  await expect(emailDialog.getByTestId("invalid-row")).toContainText("nao-e-email");
+  await expect(emailDialog.getByTestId("invalid-row")).toContainText("Endereço de e-mail inválido.");
+  await page.evaluate(() => localStorage.setItem("preferredTheme", "dark"));
+  await page.reload();
+  await emailRow.getByRole("button", { name: "Linhas inválidas" }).click();
+  await expect(emailDialog.getByTestId("invalid-row")).toHaveCount(1);
+  await page.screenshot({ path: "/tmp/email-invalid-rows-dark.png" });
+  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
+  expect(consoleErrors.errors).toEqual([]);
+});
