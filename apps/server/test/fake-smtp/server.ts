@@ -17,10 +17,6 @@ export interface ReceivedMail {
 
 export class FakeSmtp {
   readonly received: ReceivedMail[] = [];
-  /** Connections opened in all, and the most open at one time. */
-  connections = 0;
-  maxOpen = 0;
-  private open = 0;
   /** address → 550 (always) or 451 (the first time only). */
   readonly refuse = new Map<string, 550 | 451>();
   private readonly refusedOnce = new Set<string>();
@@ -29,11 +25,8 @@ export class FakeSmtp {
     readonly port: number,
   ) {}
 
-  /**
-   * `light`: keep only the envelope, the Message-ID and the time (a 100k-message bench), not the raw message.
-   * `dataDelayMs`: answer the end of DATA this much later (a slow relay), keeping the connection busy.
-   */
-  static async start(o: { light?: boolean; dataDelayMs?: number } = {}): Promise<FakeSmtp> {
+  /** `light`: keep only the envelope, the Message-ID and the time (a 100k-message bench), not the raw message. */
+  static async start(o: { light?: boolean } = {}): Promise<FakeSmtp> {
     let self: FakeSmtp | null = null;
     const mailFromAt = new Map<string, number>();
     const server = new SMTPServer({
@@ -43,17 +36,6 @@ export class FakeSmtp {
       size: 10 * 1024 * 1024,
       // close() waits for pooled client connections at most this long
       closeTimeout: 500,
-      onConnect(_session, callback) {
-        if (self) {
-          self.connections++;
-          self.open++;
-          self.maxOpen = Math.max(self.maxOpen, self.open);
-        }
-        callback();
-      },
-      onClose() {
-        if (self) self.open--;
-      },
       onMailFrom(_address, session, callback) {
         // the arrival of the transaction's first command: the closest the server sees to the send's start
         mailFromAt.set(session.id, Date.now());
@@ -83,8 +65,7 @@ export class FakeSmtp {
             headers: o.light ? new Map([["message-id", headers.get("message-id") ?? ""]]) : headers,
             at: mailFromAt.get(session.id) ?? Date.now(),
           });
-          if (o.dataDelayMs) setTimeout(callback, o.dataDelayMs);
-          else callback();
+          callback();
         });
       },
     });

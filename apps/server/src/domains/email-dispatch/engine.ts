@@ -276,8 +276,6 @@ export class EmailDispatcher {
         inflight.push(Promise.resolve({ row, outcome: { kind: "opted_out" }, at: new Date() }));
         continue;
       }
-      // a free pooled connection first, then the slot: the pacing clock times what goes on the wire
-      await driver.ready?.();
       await this.slot(rate);
       if (this.halted.has(c.id)) {
         unsent.push(...rows.slice(i).map((r) => r.id));

@@ -29,11 +29,6 @@ export type SendResult =
 
 export interface MailDriver {
   readonly name: "smtp" | "sandbox";
-  /**
-   * Resolves when a send started now would go out at once (a pooled connection is free), so the
-   * engine's pacing clock is the wire's clock rather than the hand-over to a queue. Absent: always.
-   */
-  ready?(): Promise<void>;
   send(mail: OutgoingMail): Promise<SendResult>;
   close(): Promise<void>;
 }
