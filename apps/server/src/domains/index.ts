@@ -47,6 +47,7 @@ import { smsProviderRoutes } from "./sms-provider/routes.js";
 import { emailSendersRoutes } from "./email-senders/routes.js";
 import { emailCampaignsRoutes } from "./email-campaigns/routes.js";
 import { emailSandboxRoutes } from "./email-transport/mailbox-routes.js";
+import { emailBouncesDomain } from "./email-bounces/routes.js";
 
 /** Every domain's routes, registered under /api in this order. */
 export const domains: Domain[] = [
@@ -98,4 +99,5 @@ export const domains: Domain[] = [
   emailSendersRoutes,
   emailCampaignsRoutes,
   emailSandboxRoutes,
+  emailBouncesDomain,
 ];

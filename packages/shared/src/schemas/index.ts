@@ -37,3 +37,4 @@ export * from "./email-tool.js";
 export * from "./billing.js";
 export * from "./sms-campaigns.js";
 export * from "./email-campaigns.js";
+export * from "./campaign-invalid-rows.js";
