@@ -6,6 +6,7 @@ import { mailDriverOf } from "../email-transport/shared-driver.js";
 import { analyseEmailCampaign, EMAIL_ANALYSIS_JOB, emailAnalysisPayload } from "./analysis.js";
 import { createEmailCampaign, getEmailCampaign, listEmailCampaigns, triggerEmailCampaign } from "./service.js";
 import { receiveEmailCampaignFile } from "./upload.js";
+import { csvBody, noBody } from "../../core/openapi.js";
 
 /** The PUT body as the "*" parser left it (a stream); a JSON body (already parsed) reads as empty. */
 const bodyStream = (body: unknown): Readable => (body instanceof Readable ? body : Readable.from([]));
@@ -47,10 +48,10 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
   api.get("/email/campaigns/:id", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     getEmailCampaign(ctx, request.actor.companyId, request.params.id),
   );
-  api.put("/email/campaigns/:id/file", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.put("/email/campaigns/:id/file", { config: { ...gate, requestBody: csvBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     receiveEmailCampaignFile(ctx, request.actor.companyId, request.params.id, request.headers["content-type"] ?? "", bodyStream(request.body)),
   );
-  api.post("/email/campaigns/:id/trigger", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.post("/email/campaigns/:id/trigger", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     triggerEmailCampaign(ctx, request.actor.companyId, request.params.id, kick),
   );
 };

@@ -37,7 +37,11 @@ export const externalApiRoutes: Domain = (api, ctx) => {
   api.post(
     "/messages/send",
     {
-      config: { public: true, rateLimit: { max: EXTERNAL_API_RATE_PER_MINUTE, timeWindow: "1 minute", keyGenerator: perToken } },
+      config: {
+        public: true,
+        rateLimit: { max: EXTERNAL_API_RATE_PER_MINUTE, timeWindow: "1 minute", keyGenerator: perToken },
+        requestBody: { json: externalSendInput, form: { fields: externalSendInput, files: ["medias"] } },
+      },
       schema: { response: { 200: externalSendResponse } },
     },
     async (request) => {

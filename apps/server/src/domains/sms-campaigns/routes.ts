@@ -14,6 +14,7 @@ import { listCampaignTemplates, smsReport } from "./report.js";
 import { runSmsScheduledStart, SMS_SCHEDULED_START_JOB, smsScheduledStartPayload } from "./schedule.js";
 import { receiveSmsCampaignFile } from "./upload.js";
 import type { SmsDriver } from "../sms-provider/driver.js";
+import { csvBody, noBody } from "../../core/openapi.js";
 
 /** Supervisors and above, the plan's useCampaigns flag and the company's campaignsEnabled setting (like the WhatsApp campaigns). */
 const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
@@ -53,19 +54,19 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     api.get("/sms/campaigns/:id/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) =>
       getSmsCampaign(ctx, request.actor.companyId, request.params.id),
     );
-    api.patch("/sms/campaigns/:id/pause/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.patch("/sms/campaigns/:id/pause/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await pauseSmsCampaign(ctx, request.actor.companyId, request.params.id);
       return ok;
     });
-    api.patch("/sms/campaigns/:id/resume/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.patch("/sms/campaigns/:id/resume/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await resumeSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/trigger/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/trigger/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await triggerSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/cancel/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/cancel/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await cancelSmsCampaign(ctx, request.actor.companyId, request.params.id);
       return ok;
     });
@@ -75,7 +76,7 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     const scope = plain.withTypeProvider<ZodTypeProvider>();
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-      scope.put("/sms/campaigns/:id/file/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+      scope.put("/sms/campaigns/:id/file/", { config: { ...gate, requestBody: csvBody }, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
         const raw = request.body as Readable | undefined;
         const body = raw && typeof raw.pipe === "function" ? raw : null;
         await receiveSmsCampaignFile(ctx, request.actor.companyId, request.params.id, String(request.headers["content-type"] ?? ""), body);
