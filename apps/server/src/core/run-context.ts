@@ -39,8 +39,9 @@ export function runContextMixin(_merge: object, _level: number, logger: object):
 }
 
 /**
- * Enters the request's context for its whole life. Entered twice: at onRequest, and again at
- * preValidation, because a body is read from socket events that run outside the first context.
+ * Enters the request's context for its whole life: at onRequest, and again at preValidation (as
+ * @fastify/request-context does), so a content parser whose callbacks run in another async context
+ * (a stream's events) cannot leave the handler without it.
  */
 export function registerRunContext(app: FastifyInstance): void {
   app.addHook("onRequest", (request, _reply, done) => storage.run({ reqId: request.id }, done));
