@@ -4,7 +4,7 @@ import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyContextConfig, type FastifyInstance, type FastifySchema, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyContextConfig, type FastifyInstance, type FastifySchema } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type pg from "pg";
 import { LIMITS } from "@atende/shared";
@@ -15,7 +15,7 @@ import { Jobs } from "./core/jobs.js";
 import { loggerOptions } from "./core/log-redaction.js";
 import { Metrics } from "./core/metrics.js";
 import { registerOpenApi } from "./core/openapi.js";
-import { registerRunContext, requestChildLogger } from "./core/run-context.js";
+import { registerRunContext } from "./core/run-context.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
@@ -59,8 +59,6 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     bodyLimit: 2 * 1024 * 1024,
     // the spec writes some routes with a trailing slash (GET /whatsapp/, GET /officialWhatsapp/): both forms answer
     routerOptions: { ignoreTrailingSlash: true },
-    // request loggers are known to the logger's mixin (run-context.ts), which adds reqId to the others' lines
-    childLoggerFactory: requestChildLogger as unknown as FastifyServerOptions["childLoggerFactory"],
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,13 +1,13 @@
-import Fastify from "fastify";
+import Fastify, { type FastifyBaseLogger } from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loggerOptions } from "./log-redaction.js";
-import { registerRunContext, requestChildLogger, runWithContext } from "./run-context.js";
+import { registerRunContext, runWithContext } from "./run-context.js";
 
 /** Every line logged during a request carries its id, whichever logger wrote it, and only once. */
 const lines: string[] = [];
 const log = pino({ ...loggerOptions("info") }, { write: (line: string) => void lines.push(line) });
-const app = Fastify({ loggerInstance: log, childLoggerFactory: requestChildLogger as never });
+const app = Fastify({ loggerInstance: log as FastifyBaseLogger });
 registerRunContext(app);
 app.post("/work", async (request) => {
   request.log.info("request logger");

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { FastifyInstance } from "fastify";
-import type { Bindings, ChildLoggerOptions, Logger } from "pino";
+import { symbols } from "pino";
 
 /** What a log line says about the work it belongs to: the request, and the job when a job runs it. */
 export interface RunContext {
@@ -17,24 +17,19 @@ export const currentRequestId = (): string | undefined => storage.getStore()?.re
 /** Runs `fn` as part of `context`: every line logged meanwhile, by any logger, carries it. */
 export const runWithContext = <T>(context: RunContext, fn: () => T): T => storage.run(context, fn);
 
-/** Fastify's per-request loggers already carry `reqId` in their bindings. */
-const requestLoggers = new WeakSet<object>();
-
-/** Fastify's `childLoggerFactory`: the request's logger, remembered so the mixin adds nothing to it. */
-export function requestChildLogger(logger: Logger, bindings: Bindings, opts: ChildLoggerOptions): Logger {
-  const child = logger.child(bindings, opts);
-  requestLoggers.add(child);
-  return child;
-}
+/** A logger's own bindings, pre-serialized by pino (`,"reqId":"req-1"` for Fastify's request loggers). */
+const chindings = (logger: object): unknown => (logger as Record<symbol, unknown>)[symbols.chindingsSym];
 
 /**
  * pino's `mixin`: lines logged through the server's logger (ctx.log, the jobs' logger) while a request
  * or a job runs get its ids, so an operator can follow one request through the services and into the
- * jobs it queued. A request's own logger has `reqId` already.
+ * jobs it queued. A request's own logger (Fastify's child, bound to its reqId) gets nothing more.
  */
 export function runContextMixin(_merge: object, _level: number, logger: object): RunContext {
   const context = storage.getStore();
-  if (!context || requestLoggers.has(logger)) return {};
+  if (!context) return {};
+  const bound = chindings(logger);
+  if (typeof bound === "string" && bound.includes('"reqId":')) return {};
   return { ...context };
 }
 
