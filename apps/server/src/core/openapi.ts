@@ -59,8 +59,8 @@ function transform(input: TransformInput) {
   const { url, route } = input;
   const config = route.config ?? {};
   if (NOT_API.some((re) => re.test(url))) return { schema: { hide: true }, url };
-  const { schema } = jsonSchemaTransform(input);
-  const out = schema as Record<string, unknown>;
+  // a route without any schema still appears (the guard test names it)
+  const out = (jsonSchemaTransform(input).schema ?? {}) as Record<string, unknown>;
   const tag = config.tag ?? (url.startsWith("/api/") ? "api" : "operations");
   out.tags = [tag];
   // public routes need no session; the messages API takes a connection's token, /metrics METRICS_TOKEN; the rest a session's access token
