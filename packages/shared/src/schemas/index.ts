@@ -1,4 +1,5 @@
 export * from "./common.js";
+export * from "./health.js";
 export * from "./plans.js";
 export * from "./settings.js";
 export * from "./companies.js";

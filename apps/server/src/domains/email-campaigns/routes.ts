@@ -10,6 +10,7 @@ import { analyseEmailCampaign, EMAIL_ANALYSIS_JOB, emailAnalysisPayload } from "
 import { findEmailCampaign, invalidRows } from "./repository.js";
 import { createEmailCampaign, emailCampaignNotFound, getEmailCampaign, listEmailCampaigns, triggerEmailCampaign } from "./service.js";
 import { receiveEmailCampaignFile } from "./upload.js";
+import { csvBody, noBody } from "../../core/openapi.js";
 
 /** The PUT body as the "*" parser left it (a stream); a JSON body (already parsed) reads as empty. */
 const bodyStream = (body: unknown): Readable => (body instanceof Readable ? body : Readable.from([]));
@@ -68,19 +69,19 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
       return invalidRows(ctx.sql, companyId, request.params.id, page_size, (page - 1) * page_size);
     },
   );
-  api.put("/email/campaigns/:id/file", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.put("/email/campaigns/:id/file", { config: { ...gate, requestBody: csvBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     receiveEmailCampaignFile(ctx, request.actor.companyId, request.params.id, request.headers["content-type"] ?? "", bodyStream(request.body)),
   );
-  api.post("/email/campaigns/:id/trigger", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.post("/email/campaigns/:id/trigger", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     triggerEmailCampaign(ctx, request.actor.companyId, request.params.id, kick),
   );
-  api.patch("/email/campaigns/:id/pause", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.patch("/email/campaigns/:id/pause", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     pauseEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
   );
-  api.patch("/email/campaigns/:id/resume", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.patch("/email/campaigns/:id/resume", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     resumeEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
   );
-  api.post("/email/campaigns/:id/cancel", { config: gate, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
+  api.post("/email/campaigns/:id/cancel", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) =>
     cancelEmailCampaign(ctx, request.actor.companyId, request.params.id, hooks),
   );
 
@@ -95,7 +96,7 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
     await assertApiCampaign(ctx, companyId, request.params.id);
     return getEmailCampaign(ctx, companyId, request.params.id);
   });
-  api.put("/messages/email-campaigns/:id/file", { config: external, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) => {
+  api.put("/messages/email-campaigns/:id/file", { config: { ...external, requestBody: csvBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) => {
     const body = bodyStream(request.body);
     try {
       const { companyId } = await campaignCaller(ctx, request);
@@ -106,7 +107,7 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
       if (!body.readableEnded) body.resume();
     }
   });
-  api.post("/messages/email-campaigns/:id/trigger", { config: external, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) => {
+  api.post("/messages/email-campaigns/:id/trigger", { config: { ...external, ...noBody }, schema: { params: idParam, response: { 200: emailCampaign } } }, async (request) => {
     const { companyId } = await campaignCaller(ctx, request);
     await assertApiCampaign(ctx, companyId, request.params.id);
     return triggerEmailCampaign(ctx, companyId, request.params.id, kick, EMAIL_SOURCE.API);

@@ -6,6 +6,7 @@ import type { EmailOptions } from "../email-transport/options.js";
 import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/events.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { campaignMessage, type CampaignContent } from "./message.js";
+import type { SendOutcome } from "../../core/metrics.js";
 import { recordResults, reconcileUnconfirmed, type RowResult } from "./record.js";
 import * as repo from "./repository.js";
 
@@ -209,7 +210,10 @@ export class EmailDispatcher {
         if (unsent.length) await repo.releaseUnsent(this.ctx.sql, campaign.id, unsent);
         recording = recording.then(() =>
           answers
-            .then((results) => recordResults(this.ctx.sql, campaign.id, results, this.opts))
+            .then(async (results) => {
+              await recordResults(this.ctx.sql, campaign.id, results, this.opts);
+              this.ctx.metrics.countSends("email", sendOutcomes(results, this.opts.maxAttempts));
+            })
             .then(() => notifyEmailCampaign(this.ctx, campaign.companyId, campaign.id))
             .catch((err: unknown) =>
               // the rows stay `sending` and end `unconfirmed` after the window: never sent twice
@@ -294,4 +298,14 @@ export class EmailDispatcher {
     }
     return { answers: Promise.all(inflight).then((all) => all.filter((r): r is RowResult => r !== null)), unsent };
   }
+}
+
+/** The batch's sends for the metrics (an address that unsubscribed meanwhile was never sent). */
+function sendOutcomes(results: RowResult[], maxAttempts: number): SendOutcome[] {
+  return results.flatMap(({ row, outcome }): SendOutcome[] => {
+    if (outcome.kind === "opted_out") return [];
+    if (outcome.kind === "accepted") return ["sent"];
+    if (outcome.kind === "rejected" || row.attempts + 1 >= maxAttempts) return ["failed"];
+    return ["retry"];
+  });
 }

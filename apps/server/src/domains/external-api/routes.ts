@@ -11,7 +11,8 @@ import { sendExternal } from "./service.js";
  * (`/messages/sms-campaigns`, `/messages/email-campaigns`), through `auth.ts`.
  */
 export const externalApiRoutes: Domain = (api, ctx) => {
-  api.post("/messages/send", { config: externalRouteConfig(ctx), schema: { response: { 200: externalSendResponse } } }, async (request) => {
+  const requestBody = { json: externalSendInput, form: { fields: externalSendInput, files: ["medias"] } };
+  api.post("/messages/send", { config: { ...externalRouteConfig(ctx), requestBody }, schema: { response: { 200: externalSendResponse } } }, async (request) => {
     const conn = await externalCaller(ctx, request);
     if (request.isMultipart()) {
       const { fields, files } = await readMultipart(request);

@@ -18,6 +18,7 @@ import { smsInvalidRows } from "./repository.js";
 import { runSmsScheduledStart, SMS_SCHEDULED_START_JOB, smsScheduledStartPayload } from "./schedule.js";
 import { receiveSmsCampaignFile } from "./upload.js";
 import type { SmsDriver } from "../sms-provider/driver.js";
+import { csvBody, noBody } from "../../core/openapi.js";
 
 /** The Messages API sees only the SMS campaigns created through it (source API); the web's are "not found". */
 async function assertApiCampaign(ctx: AppContext, companyId: number, id: number): Promise<void> {
@@ -73,19 +74,19 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
         return smsInvalidRows(ctx.sql, companyId, request.params.id, page_size, (page - 1) * page_size);
       },
     );
-    api.patch("/sms/campaigns/:id/pause/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.patch("/sms/campaigns/:id/pause/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await pauseSmsCampaign(ctx, request.actor.companyId, request.params.id);
       return ok;
     });
-    api.patch("/sms/campaigns/:id/resume/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.patch("/sms/campaigns/:id/resume/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await resumeSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/trigger/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/trigger/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await triggerSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/cancel/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/cancel/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await cancelSmsCampaign(ctx, request.actor.companyId, request.params.id);
       return ok;
     });
@@ -101,7 +102,7 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
       await assertApiCampaign(ctx, companyId, request.params.id);
       return getSmsCampaign(ctx, companyId, request.params.id);
     });
-    api.post("/messages/sms-campaigns/:id/trigger", { config: external, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/messages/sms-campaigns/:id/trigger", { config: { ...external, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       const { companyId } = await campaignCaller(ctx, request);
       await triggerSmsCampaign(ctx, companyId, request.params.id, kick, true);
       return ok;
@@ -112,13 +113,13 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     const scope = plain.withTypeProvider<ZodTypeProvider>();
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-      scope.put("/sms/campaigns/:id/file/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+      scope.put("/sms/campaigns/:id/file/", { config: { ...gate, requestBody: csvBody }, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
         const raw = request.body as Readable | undefined;
         const body = raw && typeof raw.pipe === "function" ? raw : null;
         await receiveSmsCampaignFile(ctx, request.actor.companyId, request.params.id, String(request.headers["content-type"] ?? ""), body);
         return getSmsCampaign(ctx, request.actor.companyId, request.params.id);
       });
-      scope.put("/messages/sms-campaigns/:id/file", { config: external, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+      scope.put("/messages/sms-campaigns/:id/file", { config: { ...external, requestBody: csvBody }, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
         const raw = request.body as Readable | undefined;
         const body = raw && typeof raw.pipe === "function" ? raw : null;
         try {
