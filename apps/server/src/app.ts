@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyContextConfig, type FastifyInstance, type FastifySchema } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type pg from "pg";
 import { LIMITS } from "@atende/shared";
@@ -13,6 +13,9 @@ import type { AppContext } from "./core/context.js";
 import { registerAuthHooks, registerErrorHandler } from "./core/http.js";
 import { Jobs } from "./core/jobs.js";
 import { loggerOptions } from "./core/log-redaction.js";
+import { Metrics } from "./core/metrics.js";
+import { registerOpenApi } from "./core/openapi.js";
+import { registerRunContext } from "./core/run-context.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { TokenService } from "./core/tokens.js";
@@ -22,6 +25,7 @@ import { SecretSealer } from "./core/secrets/sealer.js";
 import { createPool, Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
+import { registerProbes, type Lifecycle } from "./domains/health/probes.js";
 import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
 import { emailPublicRoutes } from "./domains/email-tracking/public-routes.js";
 
@@ -29,13 +33,25 @@ export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
   /** Every API route (method and URL), for tests and diagnostics. */
-  routes: { method: string; url: string }[];
+  routes: ApiRoute[];
   /** Starts jobs; call before listen. */
   start(): Promise<void>;
+  /** The process is shutting down: /readyz answers 503 "draining" from now on (the server still answers). */
+  drain(): void;
   close(): Promise<void>;
 }
 
 export type App = FastifyInstance;
+
+/** One API route as registered: its method, URL pattern, schema and config (the OpenAPI document's source). */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  readonly schema: FastifySchema | undefined;
+  readonly config: FastifyContextConfig | undefined;
+}
+
+const SERVER_VERSION = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")) as { version: string }).version;
 
 
 export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: string): Promise<BuiltApp> {
@@ -50,10 +66,15 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  const routes: { method: string; url: string }[] = [];
+  registerRunContext(app);
+  const routes: ApiRoute[] = [];
   app.addHook("onRoute", (r) => {
-    if (!r.url.startsWith("/api/")) return;
-    for (const method of [r.method].flat()) if (method !== "HEAD") routes.push({ method, url: r.url });
+    // the API document's own routes (Swagger UI's files) are not API routes
+    if (!r.url.startsWith("/api/") || (r.schema as { hide?: boolean } | undefined)?.hide) return;
+    // read when asked: a domain's own onRoute hook (its tag, below) runs after this one
+    for (const method of [r.method].flat()) {
+      if (method !== "HEAD") routes.push({ method, url: r.url, get schema() { return r.schema; }, get config() { return r.config; } });
+    }
   });
 
   // prepared statements outside transactions: one generic plan per statement and connection
@@ -64,18 +85,31 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
   const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
   const secrets = new SecretSealer(config.secretsKeys, config.jwtSecret);
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, log: app.log };
+  const metrics = new Metrics({ pool, sql, realtime, queues: () => jobs.names(), log: app.log });
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, log: app.log };
   defineResealJob(ctx);
+  const lifecycle: Lifecycle = { draining: false };
+  metrics.observeRequests(app);
 
   await registerSecurityHeaders(app, config.biAllowedHosts);
   await app.register(cookie);
   await app.register(rateLimit, { global: false, hook: "preHandler" });
   await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });
+  await registerOpenApi(app, SERVER_VERSION);
+  registerProbes(app, ctx, lifecycle);
+  metrics.registerRoute(app, config);
 
   await app.register(
     async (api) => {
       registerAuthHooks(api, ctx);
-      for (const domain of domains) await api.register(async (scope) => domain(scope.withTypeProvider<ZodTypeProvider>(), ctx));
+      for (const [tag, domain] of domains) {
+        await api.register(async (scope) => {
+          scope.addHook("onRoute", (r) => {
+            r.config = Object.assign(r.config ?? {}, { tag });
+          });
+          await domain(scope.withTypeProvider<ZodTypeProvider>(), ctx);
+        });
+      }
     },
     { prefix: "/api" },
   );
@@ -120,6 +154,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       // before anything reads them (idempotent: a start with nothing to seal reads one page per column)
       await resealStoredSecrets(sql, secrets, app.log, "startup");
       await jobs.start();
+    },
+    drain() {
+      lifecycle.draining = true;
     },
     async close() {
       // the WhatsApp connections first: their leases are freed before anything else can hang, so

@@ -40,6 +40,10 @@ export interface Config {
   trustProxy: boolean;
   /** The first wait before another attempt of a message the provider refused for now (default: SEND_RETRY.baseMs). */
   sendRetryBaseMs?: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset, /metrics is open in development and absent (404) in production. */
+  metricsToken: string | undefined;
+  /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, /readyz answers 503 this long before the server stops taking requests (default 5 in production, 0 otherwise). */
+  drainSeconds: number;
   /** Start the durable job workers in this process. */
   runJobs: boolean;
   /** Sandbox connections (a test phone in the browser): off in production unless ENABLE_SANDBOX=true. */
@@ -156,12 +160,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
     runJobs: env.RUN_JOBS !== "false",
+    metricsToken: env.METRICS_TOKEN || undefined,
+    drainSeconds: Number(env.SHUTDOWN_DRAIN_SECONDS ?? (nodeEnv === "production" ? 5 : 0)),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     enableSandbox: nodeEnv !== "production" || env.ENABLE_SANDBOX === "true",
     allowEmbeddedDatabase: env.ALLOW_EMBEDDED_DATABASE === "true",
     pix: pixConfigOf(env, nodeEnv === "production"),
     sms: loadSmsConfig(env, nodeEnv),
   };
+  if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
+    throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");
+  }
   if (config.env === "production") {
     if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {
       throw new ConfigError("JWT_SECRET must be set to a random value of at least 32 characters in production");

@@ -47,9 +47,16 @@ async function main() {
     stopping = true;
     // a step that hangs must not keep the process alive: the next start recovers what is left running
     setTimeout(() => {
-      log.error("shutdown took longer than 15 s; exiting anyway");
+      log.error(`shutdown took longer than ${config.drainSeconds + 15} s; exiting anyway`);
       process.exit(exitCode || 1);
-    }, 15_000).unref();
+    }, (config.drainSeconds + 15) * 1000).unref();
+    // /readyz answers 503 first, so the load balancer stops sending requests before the server closes
+    // (on SIGTERM/SIGINT; a crash, exit code 1, closes at once)
+    built.drain();
+    if (config.drainSeconds > 0 && exitCode === 0) {
+      log.info({ seconds: config.drainSeconds }, "draining: /readyz answers 503 before the server closes");
+      await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+    }
     await step("close the server and jobs", () => built.close());
     await step("close the database pool", () => pool.end());
     await step("stop the embedded database", async () => db.embedded?.stop());

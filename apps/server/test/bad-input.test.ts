@@ -44,6 +44,10 @@ describe("bad input on e-mail campaigns and senders", () => {
       ["GET", "/api/email/campaigns/?cost_center_id=99999999999"],
       ["POST", "/api/email/campaigns/", { title: ["x"], filename: "a.csv", cost_center_id: 1, sender: 1, template: 1 }],
       ["POST", "/api/email/campaigns/", { title: "x", filename: "a.csv", cost_center_id: "abc", sender: 1, template: 1 }],
+      ["PATCH", "/api/email/campaigns/1.5/pause/"],
+      ["GET", "/api/email/campaigns/1/invalid-rows/?page=0"],
+      ["PATCH", "/api/email/campaigns/abc/resume/"],
+      ["POST", "/api/email/campaigns/-1/cancel/"],
       ["POST", "/api/email/senders/", { email_address: "não é e-mail" }],
       ["POST", "/api/email/senders/", { email_address: 12 }],
       ["GET", "/api/email/sandbox/?page=0"],
@@ -132,6 +136,7 @@ describe("bad input on the SMS campaigns", () => {
       ["POST", "/api/sms/campaigns/", { matrix_variables: [{ template_variable: "", file_index: 3 }] }],
       ["POST", "/api/sms/campaigns/", { start_hour: { h: 1 } }],
       ["PATCH", "/api/sms/campaigns/1.5/pause/"],
+      ["GET", "/api/sms/campaigns/1/invalid-rows/?page_size=500"],
       ["POST", "/api/sms/sandbox/messages/1/reply/", { text: "" }],
       ["GET", "/api/sms/sandbox/messages/?page=0"],
     ];

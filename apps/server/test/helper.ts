@@ -111,3 +111,11 @@ export async function buildTenant(app: TestApp, o: { plan?: PlanOverrides; dueDa
     user: { ...user, token: await app.login(user.email) },
   };
 }
+
+/** The campaign sends the app's metrics counted for a channel so far, by outcome (GET /metrics's atende_campaign_sends_total). */
+export async function sendsCounted(app: TestApp, channel: "whatsapp" | "sms" | "email"): Promise<{ sent: number; failed: number; retry: number }> {
+  const counts = { sent: 0, failed: 0, retry: 0 };
+  const metric = await app.ctx.metrics.registry.getSingleMetric("atende_campaign_sends_total")?.get();
+  for (const v of metric?.values ?? []) if (v.labels.channel === channel) counts[v.labels.outcome as keyof typeof counts] += v.value;
+  return counts;
+}

@@ -128,12 +128,15 @@ export const ERROR_STATUS = {
   ERR_SMS_SIGNATURE: 403,
   ERR_SMS_SANDBOX_OFF: 404,
   // E-mail campaigns and senders (domains/email-campaigns, domains/email-senders): spec 3 §5 sender and
-  // template required, the file sent twice, a trigger refused in the campaign's status, a sender address
+  // template required, the file sent twice, a trigger, pause, resume or cancel refused in the campaign's status, a sender address
   // already listed, a verification link expired or forged
   ERR_EMAIL_SENDER_REQUIRED: 400,
   ERR_EMAIL_TEMPLATE_REQUIRED: 400,
   ERR_EMAIL_CAMPAIGN_FILE_ALREADY_SENT: 409,
   ERR_EMAIL_CAMPAIGN_NOT_TRIGGERABLE: 409,
+  ERR_EMAIL_CAMPAIGN_NOT_PAUSABLE: 409,
+  ERR_EMAIL_CAMPAIGN_NOT_RESUMABLE: 409,
+  ERR_EMAIL_CAMPAIGN_NOT_CANCELLABLE: 409,
   ERR_EMAIL_SENDER_DUPLICATE: 409,
   ERR_EMAIL_LINK_INVALID: 400,
 } as const;

@@ -1,7 +1,8 @@
 /** Opt-out list (issue 16): the channels it covers and the replies that put a phone on it. */
 export const OPT_OUT_CHANNELS = ["sms", "email"] as const;
 export type OptOutChannel = (typeof OPT_OUT_CHANNELS)[number];
-export const OPT_OUT_SOURCES = ["reply", "unsubscribe", "admin"] as const;
+/** `bounce`: a hard bounce (RFC 3464 report, Status 5.x.x) of an e-mail campaign message. */
+export const OPT_OUT_SOURCES = ["reply", "unsubscribe", "admin", "bounce"] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 /** Replies that ask to stop receiving messages (pt, en, es), compared without case, accents or punctuation. */

@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { Sql } from "../db/sql.js";
 import type { Jobs } from "./jobs.js";
+import type { Metrics } from "./metrics.js";
 import type { Realtime } from "./realtime.js";
 import type { SecretSealer } from "./secrets/sealer.js";
 import type { TokenService } from "./tokens.js";
 
-/** What every domain gets: configuration, the database, real-time, jobs, tokens, the secret sealer and the logger. */
+/** What every domain gets: configuration, the database, real-time, jobs, tokens, the secret sealer, metrics and the logger. */
 export interface AppContext {
   config: Config;
   sql: Sql;
@@ -15,6 +16,8 @@ export interface AppContext {
   tokens: TokenService;
   /** Seals and opens stored credentials (core/secrets): opened only where the server uses them. */
   secrets: SecretSealer;
+  /** Prometheus metrics (GET /metrics): dispatchers count their sends, webhooks their lag. */
+  metrics: Metrics;
   /**
    * The server's pino logger (Fastify's), for code that runs outside a request: jobs, channels,
    * timers. Request code logs with `request.log` so the line carries the request id.

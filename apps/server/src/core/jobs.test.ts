@@ -3,14 +3,17 @@ import { pino } from "pino";
 import { z } from "zod";
 import { createTestApp, type TestApp } from "../../test/helper.js";
 import { Jobs } from "./jobs.js";
+import { runContextMixin, runWithContext } from "./run-context.js";
 
 let app: TestApp;
 let jobs: Jobs;
 const done: number[] = [];
 let failures = 0;
 /** What the jobs' logger wrote, one parsed JSON line each. */
-const logged: { level: number; msg: string; job?: string; jobId?: string; data?: unknown; err?: { message: string } }[] = [];
-const log = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+const logged: { level: number; msg: string; job?: string; jobId?: string; reqId?: string; data?: unknown; err?: { message: string } }[] = [];
+// the server's logger adds the running job's (and its request's) ids to every line, as in app.ts
+const log = pino({ level: "info", mixin: runContextMixin }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+const traced: unknown[] = [];
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -34,6 +37,15 @@ beforeAll(async () => {
     },
     onGiveUp: async ({ n }, err) => {
       gaveUp.push({ n, message: (err as Error).message });
+    },
+  });
+  jobs.define({
+    name: "test-traced",
+    // strict: the request id the queue carries never reaches the job's own payload
+    schema: z.object({ n: z.number() }).strict(),
+    handler: async (payload) => {
+      traced.push(payload);
+      log.info({ n: payload.n }, "traced handler at work");
     },
   });
   await jobs.start();
@@ -72,5 +84,18 @@ describe("jobs", () => {
 
   it("refuses a payload that does not match the job's schema", async () => {
     await expect(jobs.send("test-count", { n: "x" } as unknown as { n: number })).rejects.toThrow();
+  });
+
+  it("carries the id of the request that queued a job into the job's log lines", async () => {
+    await runWithContext({ reqId: "req-77" }, () => jobs.send("test-traced", { n: 5 }));
+    await jobs.send("test-traced", { n: 6 });
+    const deadline = Date.now() + 20_000;
+    while (traced.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(traced).toEqual(expect.arrayContaining([{ n: 5 }, { n: 6 }]));
+    const started = logged.filter((l) => l.msg === "job started" && l.job === "test-traced");
+    expect(started).toEqual([expect.objectContaining({ level: 30, reqId: "req-77", jobId: expect.any(String) })]);
+    const work = logged.filter((l) => l.msg === "traced handler at work");
+    expect(work.find((l) => (l as { n?: number }).n === 5)).toMatchObject({ reqId: "req-77", job: "test-traced" });
+    expect(work.find((l) => (l as { n?: number }).n === 6)).not.toHaveProperty("reqId");
   });
 });

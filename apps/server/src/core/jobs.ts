@@ -2,6 +2,14 @@ import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Sql } from "../db/sql.js";
+import { currentRequestId, runWithContext } from "./run-context.js";
+
+/**
+ * The payload field carrying the id of the request that queued a job: its handler's log lines show
+ * it (run-context.ts), so an operator follows a request into its jobs. Removed before the payload
+ * schema reads the data.
+ */
+export const REQUEST_ID_FIELD = "_requestId";
 
 /** A durable job: its name, payload schema and handler (documenso's job definitions). */
 export interface JobDefinition<S extends z.ZodType> {
@@ -55,6 +63,11 @@ export class Jobs {
     this.definitions.set(definition.name, definition as unknown as JobDefinition<z.ZodType>);
   }
 
+  /** The defined queues' names (the metrics show each one, at 0 when empty). */
+  names(): string[] {
+    return [...this.definitions.keys()];
+  }
+
   async start(): Promise<void> {
     await this.boss.start();
     this.started = true;
@@ -75,30 +88,39 @@ export class Jobs {
    */
   private async runBatch(def: JobDefinition<z.ZodType>, jobs: PgBoss.JobWithMetadata<unknown>[]): Promise<void> {
     await Promise.all(
-      jobs.map(async (job) => {
-        try {
-          await def.handler(def.schema.parse(job.data));
-        } catch (err) {
-          this.log.error({ err, job: def.name, jobId: job.id, data: job.data }, "job failed; pg-boss retries it with backoff until its retry limit");
-          const message = err instanceof Error ? err.message : String(err);
-          await this.boss.fail(def.name, job.id, { message }).catch((failErr: unknown) => {
-            // the job stays active and pg-boss expires and retries it; the operator must still see why
-            this.log.error({ err: failErr, job: def.name, jobId: job.id }, "could not record a job failure");
-          });
-          if (def.onGiveUp && job.retryCount >= job.retryLimit) {
-            await def.onGiveUp(def.schema.parse(job.data), err).catch((giveUpErr: unknown) => {
-              this.log.error({ err: giveUpErr, job: def.name, jobId: job.id }, "a job's last failure could not be recorded on what it was doing");
-            });
-          }
-        }
-      }),
+      jobs.map((job) => runWithContext({ reqId: requestIdOf(job.data), job: def.name, jobId: job.id }, () => this.runJob(def, job))),
     );
+  }
+
+  /** One job, inside its run context (its lines carry the job and the request that queued it). */
+  private async runJob(def: JobDefinition<z.ZodType>, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
+    // a job a request queued says so at info level (with the request's id); the others at debug
+    const reqId = requestIdOf(job.data);
+    if (reqId) this.log.info({ job: def.name, jobId: job.id, reqId }, "job started");
+    else this.log.debug({ job: def.name, jobId: job.id }, "job started");
+    try {
+      await def.handler(def.schema.parse(withoutRequestId(job.data)));
+    } catch (err) {
+      this.log.error({ err, job: def.name, jobId: job.id, reqId, data: job.data }, "job failed; pg-boss retries it with backoff until its retry limit");
+      const message = err instanceof Error ? err.message : String(err);
+      await this.boss.fail(def.name, job.id, { message }).catch((failErr: unknown) => {
+        // the job stays active and pg-boss expires and retries it; the operator must still see why
+        this.log.error({ err: failErr, job: def.name, jobId: job.id }, "could not record a job failure");
+      });
+      if (def.onGiveUp && job.retryCount >= job.retryLimit) {
+        await def.onGiveUp(def.schema.parse(withoutRequestId(job.data)), err).catch((giveUpErr: unknown) => {
+          this.log.error({ err: giveUpErr, job: def.name, jobId: job.id }, "a job's last failure could not be recorded on what it was doing");
+        });
+      }
+    }
   }
 
   async send<S extends z.ZodType>(name: string, payload: z.infer<S>, options: SendOptions = {}): Promise<string | null> {
     const def = this.definitions.get(name);
     if (!def) throw new Error(`Unknown job ${name}`);
-    const data = def.schema.parse(payload) as object;
+    const parsed = def.schema.parse(payload) as object;
+    const requestId = currentRequestId();
+    const data = requestId && isPlainObject(parsed) ? { ...parsed, [REQUEST_ID_FIELD]: requestId } : parsed;
     return this.boss.send(name, data, {
       startAfter: typeof options.startAfter === "number" ? new Date(options.startAfter) : options.startAfter,
       singletonKey: options.singletonKey,
@@ -113,4 +135,17 @@ export class Jobs {
   async stop(): Promise<void> {
     if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
   }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function requestIdOf(data: unknown): string | undefined {
+  const id = isPlainObject(data) ? data[REQUEST_ID_FIELD] : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+function withoutRequestId(data: unknown): unknown {
+  if (!isPlainObject(data) || !(REQUEST_ID_FIELD in data)) return data;
+  const { [REQUEST_ID_FIELD]: _requestId, ...rest } = data;
+  return rest;
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import { runContextMixin } from "./run-context.js";
 
 /** Path segments after these prefixes are secrets or personal data (reset codes, new passwords, e-mails). */
 const SECRET_PATHS = [/^(\/api\/resetpasswords)\/.*/i, /^(\/api\/forgetpassword)\/.*/i];
@@ -18,11 +19,14 @@ export function redactUrl(url: string): string {
 
 /**
  * Fastify logger options: request lines carry the redacted URL, and password fields or credentials
- * anywhere in a logged object are censored by pino's `redact`.
+ * anywhere in a logged object are censored by pino's `redact`; a line logged during a request or a
+ * job carries its request id (and job), whichever logger wrote it.
  */
 export function loggerOptions(level: string) {
   return {
     level,
+    // lines of the server's logger written during a request or a job carry its ids (run-context.ts)
+    mixin: runContextMixin,
     redact: {
       paths: [
         "password",

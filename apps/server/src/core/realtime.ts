@@ -63,7 +63,7 @@ function tokenOf(socket: Socket): string | null {
 export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
-  private redisClients: { quit(): Promise<unknown> }[] = [];
+  private redisClients: { quit(): Promise<unknown>; ping(): Promise<unknown> }[] = [];
   /** The online-flag checks of sockets that closed, still running: close() waits for them before Redis goes. */
   private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
@@ -198,6 +198,14 @@ export class Realtime {
     await Promise.all([pub.connect(), sub.connect()]);
     this.redisClients = [pub, sub];
     this.io.adapter(createAdapter(pub, sub));
+  }
+
+  /** Whether the socket adapter's Redis answers (null without Redis): the readiness probe's check. */
+  async redisAnswers(): Promise<boolean | null> {
+    const client = this.redisClients[0];
+    if (!client) return null;
+    await client.ping();
+    return true;
   }
 
   /** Lets a domain react to each authenticated socket (join extra rooms, handle client events). */

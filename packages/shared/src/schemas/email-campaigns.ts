@@ -45,6 +45,10 @@ export const EMAIL_CAMPAIGN_MESSAGES = {
   templateNotFound: "Template não encontrado.",
   notFound: "Campanha não encontrada.",
   notTriggerable: "Só é possível disparar uma campanha Ativa criada pela web.",
+  notTriggerableByApi: "Pela API só é possível disparar uma campanha Ativa criada pela API.",
+  notPausable: (status: string) => `A campanha não pode ser pausada no status ${emailCampaignStatusLabel(status)}.`,
+  notResumable: (status: string) => `A campanha não pode ser retomada no status ${emailCampaignStatusLabel(status)}.`,
+  notCancellable: (status: string) => `A campanha não pode ser cancelada no status ${emailCampaignStatusLabel(status)}.`,
   fileAlreadySent: "O arquivo desta campanha já foi enviado.",
   templateColumns: (names: readonly string[]) => `O arquivo não possui as colunas usadas pelo template: ${names.join(", ")}`,
 } as const;
@@ -54,6 +58,7 @@ export const EMAIL_ROW_REASONS = {
   duplicate: (firstRow: number | string) => `E-mail duplicado (mesmo endereço na linha ${firstRow}).`,
   optedOut: "Endereço descadastrado (opt-out).",
   blockedWords: (words: readonly string[]) => `Contém palavras bloqueadas: ${words.join(", ")}.`,
+  cancelled: "Campanha cancelada antes do envio.",
 } as const;
 
 export const EMAIL_CAMPAIGN_PAGE_SIZE = 40;
@@ -126,9 +131,34 @@ export function emailDeliveryPercent(c: Pick<EmailCampaign, "count_emails_delive
   return c.count_emails_sent > 0 ? ((c.count_emails_delivered / c.count_emails_sent) * 100).toFixed(2) : "0.00";
 }
 
-/** The row action (spec §4): RUNNING, MISSING_FILE, ANALYZING disabled; otherwise trigger, enabled only when ACTIVE and source 2. */
+/** The row action (spec §4): MISSING_FILE, ANALYZING disabled; otherwise trigger, enabled only when ACTIVE and source 2. */
 export function emailCampaignTriggerEnabled(c: Pick<EmailCampaign, "status" | "source">): boolean {
   return c.status === "ACTIVE" && c.source === EMAIL_SOURCE.WEB;
+}
+
+/** Statuses a pause accepts (sending, or about to); PAUSED answers as is. */
+export const EMAIL_PAUSABLE = ["TRIGGERING", "RUNNING"] as const;
+/** Statuses a resume accepts; RUNNING answers as is. */
+export const EMAIL_RESUMABLE = ["PAUSED"] as const;
+/** Statuses a cancel accepts (anything not ended); CANCELLED answers as is. */
+export const EMAIL_CANCELLABLE = ["MISSING_FILE", "SPLITTING", "ANALYZING", "ACTIVE", "TRIGGERING", "RUNNING", "PAUSED"] as const;
+
+export type EmailRowAction = "pause" | "resume" | "disabled" | "trigger" | "error" | "none";
+
+/**
+ * The row's main action. Spec §4 ('E-mail': RUNNING disabled; MISSING_FILE or ANALYZING disabled;
+ * otherwise trigger, enabled only when ACTIVE and source 2) was written for a list without pause; with
+ * pause and resume (the SMS list's rule) a sending campaign (TRIGGERING, RUNNING) shows pause and a
+ * PAUSED one resume, whatever its source. ERROR shows its message; FINISHED and CANCELLED nothing to do.
+ * A cancel sits beside it while the status is in EMAIL_CANCELLABLE.
+ */
+export function emailCampaignRowAction(c: Pick<EmailCampaign, "status" | "source">): EmailRowAction {
+  if ((EMAIL_PAUSABLE as readonly string[]).includes(c.status)) return "pause";
+  if (c.status === "PAUSED") return "resume";
+  if (c.status === "MISSING_FILE" || c.status === "SPLITTING" || c.status === "ANALYZING") return "disabled";
+  if (c.status === "ERROR") return "error";
+  if (c.status === "FINISHED" || c.status === "CANCELLED") return "none";
+  return "trigger";
 }
 
 // ── senders ──

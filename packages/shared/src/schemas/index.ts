@@ -1,4 +1,5 @@
 export * from "./common.js";
+export * from "./health.js";
 export * from "./plans.js";
 export * from "./settings.js";
 export * from "./companies.js";
@@ -37,3 +38,4 @@ export * from "./email-tool.js";
 export * from "./billing.js";
 export * from "./sms-campaigns.js";
 export * from "./email-campaigns.js";
+export * from "./campaign-invalid-rows.js";

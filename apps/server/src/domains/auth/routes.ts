@@ -1,8 +1,9 @@
 import type { FastifyReply } from "fastify";
-import { loginInput, sessionResponse, sessionUser } from "@atende/shared";
+import { loginInput, messageResponse, sessionResponse, sessionUser } from "@atende/shared";
 import { attemptLimits, emailOf } from "../../core/attempt-limits.js";
 import type { Domain } from "../../core/domain.js";
 import * as auth from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 export const REFRESH_COOKIE = "jrt";
 
@@ -39,7 +40,7 @@ export const authRoutes: Domain = (api, ctx) => {
 
   api.post(
     "/auth/refresh_token",
-    { config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" } }, schema: { response: { 200: sessionResponse } } },
+    { config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" }, ...noBody }, schema: { response: { 200: sessionResponse } } },
     async (request, reply) => {
       try {
         return sendSession(reply, await auth.refresh(ctx, request.cookies[REFRESH_COOKIE]), secure);
@@ -50,7 +51,7 @@ export const authRoutes: Domain = (api, ctx) => {
     },
   );
 
-  api.delete("/auth/logout", async (request, reply) => {
+  api.delete("/auth/logout", { schema: { response: { 200: messageResponse } } }, async (request, reply) => {
     await auth.logout(ctx, request.actor.companyId, request.actor.id, request.actor.sessionId);
     void reply.clearCookie(REFRESH_COOKIE, { path: "/api/auth" });
     return { message: "ok" };

@@ -4,6 +4,7 @@ import "../../channels/cloud-api/index.js";
 import type { Domain } from "../../core/domain.js";
 import * as service from "./service.js";
 import { syncBusiness } from "./sync-business.js";
+import { noBody } from "../../core/openapi.js";
 
 const supervisor = { gate: { minProfile: "supervisor" as const } };
 const admin = { gate: { minProfile: "admin" as const } };
@@ -24,7 +25,7 @@ export const businessesRoutes: Domain = (api, ctx) => {
     { config: admin, schema: { params: idParam, body: businessUpdateInput, response: { 200: business } } },
     async (request) => service.updateBusiness(ctx, request.actor.companyId, request.params.id, request.body),
   );
-  api.post("/businesses/:id/sync", { config: admin, schema: { params: idParam, response: { 200: businessSyncResult } } }, async (request) =>
+  api.post("/businesses/:id/sync", { config: { ...admin, ...noBody }, schema: { params: idParam, response: { 200: businessSyncResult } } }, async (request) =>
     syncBusiness(ctx, request.actor.companyId, request.params.id),
   );
 };

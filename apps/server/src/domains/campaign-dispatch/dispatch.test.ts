@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setSetting } from "../../channels/testing.js";
-import { buildQueue, buildTenant, type TestApp } from "../../../test/helper.js";
+import { buildQueue, buildTenant, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/errors.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 import { startFakeBots } from "../queue-integrations/fake-bots.js";
@@ -92,6 +92,7 @@ describe("start and pause: who may, and from which status", () => {
     const t = await tenant({ rate: 10 });
     const list = phones(45, 1000);
     const id = await buildCampaign(app.sql, { companyId: t.companyId, businessId: t.businessId, templateIds: [await template(t)], phones: list });
+    const counted = await sendsCounted(app, "whatsapp");
     const started = await start(t, id);
     expect(started.statusCode).toBe(200);
     expect(started.json()).toMatchObject({ id, status: "RUNNING", countTotal: 45 });
@@ -112,6 +113,7 @@ describe("start and pause: who may, and from which status", () => {
     expect(to).toHaveLength(45);
     expect(new Set(to).size).toBe(45);
     expect(await campaign(id)).toMatchObject({ count_processed: 45, count_sent: 45, count_failed: 0 });
+    expect(await sendsCounted(app, "whatsapp")).toEqual({ ...counted, sent: counted.sent + 45 });
   });
 });
 

@@ -379,6 +379,7 @@ export async function recordResults(
     }
     return ids;
   });
+  ctx.metrics.countSends("whatsapp", kinds.map((k) => (k === "sent" || k === "failed" ? k : "retry")));
   if (changed.length) campaignNotifier(ctx).changed(changed);
 }
 

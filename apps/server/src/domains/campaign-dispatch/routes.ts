@@ -9,6 +9,7 @@ import { dispatchOptions, type DispatchOptions } from "./options.js";
 import { giveDueSimulatedStatuses, graphCampaignSender, sandboxCampaignSender, type CampaignSender, type SimulatedStatus } from "./sender.js";
 import { pauseCampaign, resumeWaiting, setSandboxFailureRate, startCampaign } from "./service.js";
 import { applyCampaignStatuses } from "./statuses.js";
+import { noBody } from "../../core/openapi.js";
 
 export const START_JOB = "campaign-dispatch.start";
 const campaignJob = z.object({ companyId: z.number().int().positive(), campaignId: z.number().int().positive() });
@@ -62,12 +63,12 @@ export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOpti
 
     api.post(
       "/campaigns/:id/start",
-      { config: gate, schema: { params: idParam, response: { 200: campaignProgress } } },
+      { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: campaignProgress } } },
       async (request) => startCampaign(ctx, request.actor.companyId, request.params.id, kick),
     );
     api.post(
       "/campaigns/:id/pause",
-      { config: gate, schema: { params: idParam, response: { 200: campaignProgress } } },
+      { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: campaignProgress } } },
       async (request) => pauseCampaign(ctx, request.actor.companyId, request.params.id),
     );
     api.put(

@@ -13,6 +13,7 @@ import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { createSandboxBusiness } from "./sandbox-business.js";
 import * as service from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 /** Supervisors and above, plan flag useCampaigns and the company's campaignsEnabled setting. */
 const campaigns = { gate: { ...gateForPath("/templates"), companySetting: "campaignsEnabled" as const } };
@@ -34,7 +35,7 @@ export const campaignTemplatesRoutes: Domain = (api, ctx) => {
   api.put("/phones/:id", { config: campaignsAdmin, schema: { params: idParam, body: phoneThroughputInput, response: { 200: campaignPhone } } }, async (request) =>
     service.updatePhoneThroughput(ctx, request.actor.companyId, request.params.id, request.body.throughputPerSecond),
   );
-  api.post("/businesses/sandbox", { config: campaignsAdmin, schema: { response: { 200: sandboxBusinessResult } } }, async (request) =>
+  api.post("/businesses/sandbox", { config: { ...campaignsAdmin, ...noBody }, schema: { response: { 200: sandboxBusinessResult } } }, async (request) =>
     createSandboxBusiness(ctx, request.actor.companyId),
   );
 };

@@ -1,5 +1,6 @@
 import {
   campaign,
+  campaignCreateFields,
   campaignRecipientsPage,
   campaignRecipientsQuery,
   campaignScheduleInput,
@@ -17,6 +18,7 @@ import { analyseCampaign, analysisGaveUp, ANALYSIS_JOB, analysisJobPayload } fro
 import { removeCampaignSchedule, runScheduledStart, SCHEDULED_START_JOB, scheduledStartPayload, setCampaignSchedule } from "./schedule.js";
 import * as campaigns from "./service.js";
 import { receiveCampaignUpload } from "./upload.js";
+import { upload } from "../../core/openapi.js";
 
 /** Supervisors and above, the plan's useCampaigns flag and the company's campaignsEnabled setting (spec 1-core §2/§6 'Disparos'). */
 const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
@@ -59,7 +61,7 @@ export const campaignsRoutes: Domain = (api, ctx) => {
     async (request) => campaigns.listRecipients(ctx, request.actor.companyId, request.params.id, request.query),
   );
 
-  api.post("/campaigns", { config: gate, schema: { response: { 200: campaign } } }, async (request) => {
+  api.post("/campaigns", { config: { ...gate, ...upload(["file"], campaignCreateFields) }, schema: { response: { 200: campaign } } }, async (request) => {
     if (!request.isMultipart()) throw new AppError("ERR_CAMPAIGN_FILE_REQUIRED", CAMPAIGN_MESSAGES.fileRequired, { fields: { file: CAMPAIGN_MESSAGES.fileRequired } });
     const upload = await receiveCampaignUpload(request, ctx.config.dataDir, request.actor.companyId);
     return campaigns.createCampaign(ctx, request.actor, upload);

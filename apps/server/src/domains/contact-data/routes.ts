@@ -1,5 +1,6 @@
 import { contactErasure, contactExport, idParam } from "@atende/shared";
 import type { Domain } from "../../core/domain.js";
+import { noBody } from "../../core/openapi.js";
 import * as service from "./service.js";
 
 const admin = { gate: { minProfile: "admin" as const } };
@@ -14,7 +15,7 @@ export const contactDataRoutes: Domain = (api, ctx) => {
     void reply.header("content-disposition", `attachment; filename="contato-${request.params.id}.json"`).header("cache-control", "no-store");
     return data;
   });
-  api.post("/contacts/:id/erase", { config: admin, schema: { params: idParam, response: { 200: contactErasure } } }, async (request) =>
+  api.post("/contacts/:id/erase", { config: { ...admin, ...noBody }, schema: { params: idParam, response: { 200: contactErasure } } }, async (request) =>
     service.eraseContact(ctx, request.actor, request.params.id, request.ip),
   );
 };

@@ -3,6 +3,7 @@ import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
 import { exportContacts } from "./export.js";
 import * as imports from "./service.js";
+import { fileAnswer, upload } from "../../core/openapi.js";
 
 const noFile = () => new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.noFile, { fields: { file: CONTACT_IMPORT_MESSAGES.noFile } });
 
@@ -15,7 +16,7 @@ export const contactsImportRoutes: Domain = (api, ctx) => {
     handler: (payload) => imports.runImportJob(ctx, payload),
   });
 
-  api.post("/contacts/import", { schema: { response: { 200: contactImport, 202: contactImport } } }, async (request, reply) => {
+  api.post("/contacts/import", { config: upload(), schema: { response: { 200: contactImport, 202: contactImport } } }, async (request, reply) => {
     if (!request.isMultipart()) throw noFile();
     let file;
     let data: Buffer;
@@ -39,7 +40,7 @@ export const contactsImportRoutes: Domain = (api, ctx) => {
     imports.getImport(ctx, request.actor.companyId, request.params.jobId),
   );
 
-  api.get("/contacts/export", async (request, reply) => {
+  api.get("/contacts/export", { schema: fileAnswer("text/csv") }, async (request, reply) => {
     const stamp = new Date().toISOString().slice(0, 10);
     return reply
       .type("text/csv; charset=utf-8")

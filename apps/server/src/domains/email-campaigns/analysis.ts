@@ -10,6 +10,7 @@ import { CampaignFileError, decoderStream, detectEncoding } from "../campaigns/e
 import { templatePlaceholders } from "../email-tracking/render.js";
 import { blockListMatcher } from "../keywords/service.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
+import { skipUnsent } from "./actions.js";
 import { emitEmailCampaign } from "./events.js";
 
 export const EMAIL_ANALYSIS_JOB = "email-campaigns.analyse";
@@ -90,12 +91,26 @@ export async function analyseEmailCampaign(ctx: AppContext, payload: EmailAnalys
     await emitEmailCampaign(ctx, companyId, campaignId, "update");
     return;
   }
-  await ctx.sql.exec(
+  const activated = await ctx.sql.exec(
     `UPDATE email_campaigns SET status = 'ACTIVE', count_total = $3, count_invalid = $4, analysed_rows = $3, encoding = $5, variables = $6,
             error_message = '', file_path = '', updated_at = now()
       WHERE company_id = $1 AND id = $2 AND status = 'ANALYZING'`,
     [companyId, campaignId, outcome.total, outcome.invalid, outcome.encoding, outcome.variables],
   );
+  if (!activated) {
+    // cancelled while the file was read: the rows are listed, none is ever sent
+    await ctx.sql.tx(async (tx) => {
+      const now = await tx.maybe<{ status: string }>("SELECT status FROM email_campaigns WHERE company_id = $1 AND id = $2 FOR UPDATE", [companyId, campaignId]);
+      if (now?.status !== "CANCELLED") return;
+      await tx.exec("UPDATE email_campaigns SET count_total = $3, count_invalid = $4, file_path = '' WHERE company_id = $1 AND id = $2", [
+        companyId,
+        campaignId,
+        outcome.total,
+        outcome.invalid,
+      ]);
+      await skipUnsent(tx, companyId, campaignId);
+    });
+  }
   await removeFile(ctx, c.file_path, payload);
   await emitEmailCampaign(ctx, companyId, campaignId, "update");
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { buildTenant, createTestApp, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { bodyPart, decodeHeader, FakeSmtp } from "../../../test/fake-smtp/server.js";
 import { createBody, createWithFile, seedEmailWorld, waitStatus, type EmailWorld } from "./test-fixtures.js";
 
@@ -159,9 +159,12 @@ describe("trigger, dispatch over SMTP, tracking and unsubscribe", () => {
       "telefone;cpf;email;nome\n1;;cliente@x.test;<Maria & Cia>\n2;;rejeita@x.test;R\n3;;depois@x.test;D\n4;;ruim;X\n",
     );
     await waitStatus(app, id, ["ACTIVE"]);
+    const counted = await sendsCounted(app, "email");
     const trig = await app.api("POST", `/api/email/campaigns/${id}/trigger/`, { token: t.supervisor.token });
     expect(trig.json()).toMatchObject({ status: "TRIGGERING" });
     await waitStatus(app, id, ["FINISHED"]);
+    // the metrics: two accepted, one refused for good, the 451 once to be retried (GET /metrics)
+    expect(await sendsCounted(app, "email")).toEqual({ sent: counted.sent + 2, failed: counted.failed + 1, retry: counted.retry + 1 });
     expect((await rows(id)).map((r) => [r.email, r.state, r.error_code])).toEqual([
       ["cliente@x.test", "delivered", null],
       ["rejeita@x.test", "not_delivered", 550],

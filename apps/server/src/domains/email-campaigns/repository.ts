@@ -84,3 +84,16 @@ export async function insertEmailCampaign(sql: Sql, c: NewEmailCampaign): Promis
 export function costCenterExists(sql: Sql, companyId: number, id: number) {
   return sql.maybe<{ id: number }>("SELECT id FROM cost_centers WHERE company_id = $1 AND id = $2", [companyId, id]);
 }
+
+/** A page of the campaign's rows that are not sent (invalid at the analysis, or skipped), in file order, with their count. */
+export async function invalidRows(sql: Sql, companyId: number, campaignId: number, limit: number, offset: number) {
+  const where = "company_id = $1 AND campaign_id = $2 AND state IN ('invalid', 'skipped')";
+  const [rows, total] = await Promise.all([
+    sql.many<{ id: number; row_number: number; phone: string; email: string; reason: string }>(
+      `SELECT id::int AS id, row_number, phone, email, invalid_reason AS reason FROM email_campaign_recipients WHERE ${where} ORDER BY row_number LIMIT $3 OFFSET $4`,
+      [companyId, campaignId, limit, offset],
+    ),
+    sql.one<{ count: number }>(`SELECT count(*)::int AS count FROM email_campaign_recipients WHERE ${where}`, [companyId, campaignId]),
+  ]);
+  return { results: rows, count: total.count };
+}

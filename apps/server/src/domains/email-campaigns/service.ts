@@ -10,7 +10,6 @@ import {
   zonedLocalToDate,
 } from "@atende/shared";
 import type { z } from "zod";
-import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { companyTimeZone } from "../companies/repository.js";
@@ -37,14 +36,22 @@ function requiredRefusal(i: CreateInput): AppError | null {
   return null;
 }
 
-export const uploadPath = (id: number) => `/api/email/campaigns/${id}/file/`;
+/** Who creates a campaign: a user on the web (source 2), or a Messages API token (source 1, no user). */
+export interface CampaignCreator {
+  companyId: number;
+  id: number | null;
+}
+
+/** Where the CSV goes: the web's route (user session) or the Messages API's (the same API token). */
+export const uploadPath = (id: number, source: number = EMAIL_SOURCE.WEB) =>
+  source === EMAIL_SOURCE.API ? `/api/messages/email-campaigns/${id}/file/` : `/api/email/campaigns/${id}/file/`;
 
 /**
  * POST /email/campaigns/: checks the fields in the spec's order and that the cost center, the verified
  * sender and the template are the company's; copies the template's subject and HTML (checked against the
  * block list) and the sender's address; the campaign waits for its file (MISSING_FILE, `upload_url`).
  */
-export async function createEmailCampaign(ctx: AppContext, actor: RequestActor, input: CreateInput, source: number = EMAIL_SOURCE.WEB) {
+export async function createEmailCampaign(ctx: AppContext, actor: CampaignCreator, input: CreateInput, source: number = EMAIL_SOURCE.WEB) {
   const refusal = requiredRefusal(input);
   if (refusal) throw refusal;
   const companyId = actor.companyId;
@@ -71,7 +78,7 @@ export async function createEmailCampaign(ctx: AppContext, actor: RequestActor, 
   });
   await emitEmailCampaign(ctx, companyId, id, "create");
   const campaign = await getEmailCampaign(ctx, companyId, id);
-  return { ...campaign, upload_url: `${ctx.config.publicUrl}${uploadPath(id)}` };
+  return { ...campaign, upload_url: `${ctx.config.publicUrl}${uploadPath(id, source)}` };
 }
 
 export async function getEmailCampaign(ctx: AppContext, companyId: number, id: number) {
@@ -108,16 +115,20 @@ export type { EmailCampaignsQuery };
 /**
  * POST /email/campaigns/{id}/trigger/ (spec §4): only an ACTIVE campaign created on the web (source 2)
  * → TRIGGERING; the dispatcher moves it to RUNNING with its first claim and FINISHED when no row is left.
+ * The Messages API's trigger passes source 1: a campaign created through the API is triggered there.
  */
-export async function triggerEmailCampaign(ctx: AppContext, companyId: number, id: number, kick: () => void) {
+export async function triggerEmailCampaign(ctx: AppContext, companyId: number, id: number, kick: () => void, source: number = EMAIL_SOURCE.WEB) {
   const row = await repo.findEmailCampaign(ctx.sql, companyId, id);
   if (!row) throw emailCampaignNotFound();
   const moved = await ctx.sql.exec(
     `UPDATE email_campaigns SET status = 'TRIGGERING', started_at = now(), updated_at = now()
       WHERE company_id = $1 AND id = $2 AND status = 'ACTIVE' AND source = $3`,
-    [companyId, id, EMAIL_SOURCE.WEB],
+    [companyId, id, source],
   );
-  if (!moved) throw new AppError("ERR_EMAIL_CAMPAIGN_NOT_TRIGGERABLE", EMAIL_CAMPAIGN_MESSAGES.notTriggerable);
+  if (!moved) {
+    const message = source === EMAIL_SOURCE.API ? EMAIL_CAMPAIGN_MESSAGES.notTriggerableByApi : EMAIL_CAMPAIGN_MESSAGES.notTriggerable;
+    throw new AppError("ERR_EMAIL_CAMPAIGN_NOT_TRIGGERABLE", message);
+  }
   await emitEmailCampaign(ctx, companyId, id, "update");
   kick();
   return getEmailCampaign(ctx, companyId, id);

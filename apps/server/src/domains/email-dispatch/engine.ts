@@ -6,6 +6,7 @@ import type { EmailOptions } from "../email-transport/options.js";
 import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/events.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { campaignMessage, type CampaignContent } from "./message.js";
+import type { SendOutcome } from "../../core/metrics.js";
 import { recordResults, reconcileUnconfirmed, type RowResult } from "./record.js";
 import * as repo from "./repository.js";
 
@@ -20,6 +21,11 @@ const WINDOW_MARGIN_MS = 5;
 const IDLE_MS = 250;
 const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
+/** How often the dispatcher re-reads the status of the campaigns it sends for (a pause or cancel made by another process). */
+const HALT_CHECK_MS = 100;
+/** A halt of a campaign that ended is forgotten after this long. */
+const HALT_MEMORY_MS = 60_000;
+const SENDING = new Set(["TRIGGERING", "RUNNING"]);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -45,6 +51,10 @@ export class EmailDispatcher {
   private nextSlot = 0;
   private turn = 0;
   private readonly contents = new Map<number, CampaignContent>();
+  /** Campaigns not to send for (paused, cancelled): id → when it was learned. */
+  private readonly halted = new Map<number, number>();
+  private sendingFor: number | null = null;
+  private watching = false;
   readonly ownerId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
   constructor(
@@ -72,6 +82,40 @@ export class EmailDispatcher {
       .finally(() => {
         this.running = null;
       });
+  }
+
+  /**
+   * A pause or cancel committed by this process: no further recipient of the campaign is sent from now
+   * on (checked before every send). One committed by another process is learned by the status watch.
+   */
+  halt(campaignId: number): void {
+    this.halted.set(campaignId, Date.now());
+  }
+
+  /**
+   * The status watch, every HALT_CHECK_MS while sending: marks halted the campaigns no longer sending,
+   * and forgets a halt once a read that started after it sees the campaign sending again (a resume).
+   */
+  private async watchHalts(): Promise<void> {
+    if (this.watching) return;
+    const ids = [...new Set([...this.halted.keys(), ...(this.sendingFor === null ? [] : [this.sendingFor])])];
+    if (!ids.length) return;
+    this.watching = true;
+    const startedAt = Date.now();
+    try {
+      const rows = await repo.statusesOf(this.ctx.sql, ids);
+      for (const { id, status } of rows) {
+        const since = this.halted.get(id);
+        if (!SENDING.has(status)) {
+          if (since === undefined) this.halted.set(id, startedAt);
+          else if (status !== "PAUSED" && startedAt - since > HALT_MEMORY_MS) this.halted.delete(id);
+        } else if (since !== undefined && since < startedAt) this.halted.delete(id);
+      }
+    } catch (err) {
+      this.ctx.log.warn({ err, campaigns: ids }, "e-mail campaign status watch failed; the next one tries again");
+    } finally {
+      this.watching = false;
+    }
   }
 
   async stop(): Promise<void> {
@@ -124,6 +168,8 @@ export class EmailDispatcher {
     const turn = this.turn++;
     for (let i = 0; i < campaigns.length; i++) {
       const c = campaigns[(turn + i) % campaigns.length]!;
+      // paused or cancelled here a moment ago: the watch clears it once the database says it sends again
+      if (this.halted.has(c.id)) continue;
       const rows = await repo.claimRows(this.ctx.sql, c.id, batchSize);
       if (rows.length) {
         const content = await this.content(c.id);
@@ -142,6 +188,7 @@ export class EmailDispatcher {
     let recording: Promise<void> = Promise.resolve();
     const unrecorded: Promise<void>[] = [];
     let prefetch: Promise<Claim> | null = null;
+    const watch = setInterval(() => void this.watchHalts(), HALT_CHECK_MS);
     try {
       while (!this.stopped) {
         const claim = await (prefetch ?? this.nextClaim(batchSize));
@@ -157,11 +204,16 @@ export class EmailDispatcher {
           continue;
         }
         prefetch = this.nextClaim(batchSize);
-        const { answers } = await this.sendBatch(claim.campaign, claim.rows, claim.optedOut, rate);
+        const { answers, unsent } = await this.sendBatch(claim.campaign, claim.rows, claim.optedOut, rate);
         const { campaign } = claim;
+        // a pause or cancel came mid-batch: what was not sent is pending again (or skipped, when cancelled)
+        if (unsent.length) await repo.releaseUnsent(this.ctx.sql, campaign.id, unsent);
         recording = recording.then(() =>
           answers
-            .then((results) => recordResults(this.ctx.sql, campaign.id, results, this.opts))
+            .then(async (results) => {
+              await recordResults(this.ctx.sql, campaign.id, results, this.opts);
+              this.ctx.metrics.countSends("email", sendOutcomes(results, this.opts.maxAttempts));
+            })
             .then(() => notifyEmailCampaign(this.ctx, campaign.companyId, campaign.id))
             .catch((err: unknown) =>
               // the rows stay `sending` and end `unconfirmed` after the window: never sent twice
@@ -172,6 +224,7 @@ export class EmailDispatcher {
         if (unrecorded.length > MAX_UNRECORDED) await unrecorded.shift();
       }
     } finally {
+      clearInterval(watch);
       await recording;
       if (prefetch) {
         const ahead = await prefetch.catch((err: unknown) => {
@@ -179,11 +232,7 @@ export class EmailDispatcher {
           return null;
         });
         // rows claimed ahead and never sent: back to pending, as if never claimed
-        if (ahead?.kind === "rows") {
-          await this.ctx.sql.exec("UPDATE email_campaign_recipients SET state = 'pending', claimed_at = NULL WHERE id = ANY($1::bigint[]) AND state = 'sending'", [
-            ahead.rows.map((r) => r.id),
-          ]);
-        }
+        if (ahead?.kind === "rows") await repo.releaseUnsent(this.ctx.sql, ahead.campaign.id, ahead.rows.map((r) => r.id));
       }
     }
   }
@@ -207,17 +256,35 @@ export class EmailDispatcher {
     this.nextSlot += 1000 / rate;
   }
 
-  /** Resolves once the last send of the batch has started, with the promise of all answers. */
-  private async sendBatch(c: CampaignContent, rows: repo.ClaimedRow[], optedOut: Set<string>, rate: number): Promise<{ answers: Promise<RowResult[]> }> {
+  /**
+   * Resolves once the last send of the batch has started, with the promise of all answers, and the rows
+   * not sent because the campaign was paused or cancelled meanwhile (checked just before each send).
+   */
+  private async sendBatch(
+    c: CampaignContent,
+    rows: repo.ClaimedRow[],
+    optedOut: Set<string>,
+    rate: number,
+  ): Promise<{ answers: Promise<RowResult[]>; unsent: string[] }> {
     const driver = this.driver();
     const settings = { publicUrl: this.ctx.config.publicUrl, appSecret: this.ctx.config.jwtSecret, bounceDomain: this.opts.bounceDomain };
     const inflight: Promise<RowResult | null>[] = [];
-    for (const row of rows) {
+    const unsent: string[] = [];
+    this.sendingFor = c.id;
+    for (const [i, row] of rows.entries()) {
+      if (this.halted.has(c.id)) {
+        unsent.push(...rows.slice(i).map((r) => r.id));
+        break;
+      }
       if (optedOut.has(row.email.toLowerCase())) {
         inflight.push(Promise.resolve({ row, outcome: { kind: "opted_out" }, at: new Date() }));
         continue;
       }
       await this.slot(rate);
+      if (this.halted.has(c.id)) {
+        unsent.push(...rows.slice(i).map((r) => r.id));
+        break;
+      }
       inflight.push(
         driver.send(campaignMessage(c, row, settings)).then(
           (outcome) => ({ row, outcome, at: new Date() }),
@@ -229,6 +296,16 @@ export class EmailDispatcher {
         ),
       );
     }
-    return { answers: Promise.all(inflight).then((all) => all.filter((r): r is RowResult => r !== null)) };
+    return { answers: Promise.all(inflight).then((all) => all.filter((r): r is RowResult => r !== null)), unsent };
   }
+}
+
+/** The batch's sends for the metrics (an address that unsubscribed meanwhile was never sent). */
+function sendOutcomes(results: RowResult[], maxAttempts: number): SendOutcome[] {
+  return results.flatMap(({ row, outcome }): SendOutcome[] => {
+    if (outcome.kind === "opted_out") return [];
+    if (outcome.kind === "accepted") return ["sent"];
+    if (outcome.kind === "rejected" || row.attempts + 1 >= maxAttempts) return ["failed"];
+    return ["retry"];
+  });
 }

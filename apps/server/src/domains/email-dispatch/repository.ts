@@ -1,4 +1,5 @@
 import type { Sql } from "../../db/sql.js";
+import { skipUnsent } from "../email-campaigns/actions.js";
 import type { CampaignContent } from "./message.js";
 
 export interface ClaimedRow {
@@ -71,4 +72,27 @@ export async function finishIfDone(sql: Sql, campaignId: number): Promise<boolea
     [campaignId],
   );
   return n > 0;
+}
+
+/** The statuses of these campaigns (the dispatcher's pause and cancel watch). */
+export function statusesOf(sql: Sql, ids: number[]) {
+  return sql.many<{ id: number; status: string }>("SELECT id, status FROM email_campaigns WHERE id = ANY($1::int[])", [ids]);
+}
+
+/**
+ * Rows claimed (`sending`) and never handed to the SMTP server (a pause, a cancel, a graceful stop):
+ * back to `pending`, as if never claimed, or `skipped` when the campaign was cancelled meanwhile. Under
+ * the campaign's row lock, so a concurrent cancel either sees them pending (and skips them) or runs first.
+ */
+export function releaseUnsent(sql: Sql, campaignId: number, rowIds: string[]): Promise<void> {
+  if (!rowIds.length) return Promise.resolve();
+  return sql.tx(async (tx) => {
+    const c = await tx.maybe<{ company_id: number; status: string }>("SELECT company_id, status FROM email_campaigns WHERE id = $1 FOR UPDATE", [campaignId]);
+    if (!c) return;
+    if (c.status === "CANCELLED") {
+      await skipUnsent(tx, c.company_id, campaignId, rowIds);
+      return;
+    }
+    await tx.exec("UPDATE email_campaign_recipients SET state = 'pending', claimed_at = NULL WHERE id = ANY($1::bigint[]) AND state = 'sending'", [rowIds]);
+  });
 }

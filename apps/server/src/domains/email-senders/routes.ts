@@ -2,6 +2,7 @@ import { emailSenderAdmin, emailSenderInput, emailSendersAdminPage, emailSenders
 import type { Domain } from "../../core/domain.js";
 import * as repo from "./repository.js";
 import { addSender, presentSenderAdmin, removeSender, resendVerification } from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 const campaignGate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
 const adminGate = { gate: { minProfile: "admin" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
@@ -19,7 +20,7 @@ export const emailSendersRoutes: Domain = (api, ctx) => {
   api.post("/email/senders", { config: adminGate, schema: { body: emailSenderInput, response: { 200: emailSenderAdmin } } }, async (request) =>
     addSender(ctx, request.actor.companyId, request.body.email_address),
   );
-  api.post("/email/senders/:id/resend", { config: adminGate, schema: { params: idParam, response: { 200: emailSenderAdmin } } }, async (request) =>
+  api.post("/email/senders/:id/resend", { config: { ...adminGate, ...noBody }, schema: { params: idParam, response: { 200: emailSenderAdmin } } }, async (request) =>
     resendVerification(ctx, request.actor.companyId, request.params.id),
   );
   api.delete("/email/senders/:id", { config: adminGate, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {

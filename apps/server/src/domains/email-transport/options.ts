@@ -17,6 +17,10 @@ export interface EmailOptions {
   reconcileMs: number;
   /** The VERP bounce domain (BOUNCE_DOMAIN): bounces+<token>@domain as the envelope sender; unset, the From address. */
   bounceDomain: string | null;
+  /** BOUNCE_SMTP_PORT: the inbound SMTP listener of asynchronous bounces (RFC 3464 reports to the VERP addresses); unset, off. */
+  bounceSmtpPort: number | null;
+  /** BOUNCE_SMTP_HOST: the address it listens on (default HOST). */
+  bounceSmtpHost: string | null;
   /** EMAIL_DISPATCH=true|false; unset, follows RUN_JOBS. */
   enabled: boolean | null;
 }
@@ -25,6 +29,12 @@ const num = (env: NodeJS.ProcessEnv, key: string, fallback: number) => {
   const v = Number(env[key]);
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
+
+/** A TCP port 1-65535, else null (off). */
+function port(value: string | undefined): number | null {
+  const v = Number(value);
+  return Number.isInteger(v) && v > 0 && v < 65536 ? v : null;
+}
 
 export function emailOptions(config: Pick<Config, "smtpUrl" | "env">, env: NodeJS.ProcessEnv = process.env): EmailOptions {
   const url = env.CAMPAIGN_SMTP_URL || config.smtpUrl || null;
@@ -39,6 +49,8 @@ export function emailOptions(config: Pick<Config, "smtpUrl" | "env">, env: NodeJ
     pollMs: num(env, "EMAIL_POLL_MS", 1000),
     reconcileMs: num(env, "EMAIL_RECONCILE_SECONDS", 600) * 1000,
     bounceDomain: env.BOUNCE_DOMAIN || null,
+    bounceSmtpPort: port(env.BOUNCE_SMTP_PORT),
+    bounceSmtpHost: env.BOUNCE_SMTP_HOST || null,
     enabled: env.EMAIL_DISPATCH === "true" ? true : env.EMAIL_DISPATCH === "false" ? false : null,
   };
 }

@@ -4,6 +4,7 @@ export interface TokenConnection {
   id: number;
   company_id: number;
   use_external_api: boolean;
+  use_campaigns: boolean;
   company_status: boolean;
   due_date: string | null;
 }
@@ -15,7 +16,7 @@ export interface TokenConnection {
  */
 export function connectionByTokenHash(sql: Sql, hash: Buffer) {
   return sql.maybe<TokenConnection>(
-    `SELECT w.id, w.company_id, p.use_external_api, c.status AS company_status, c.due_date
+    `SELECT w.id, w.company_id, p.use_external_api, p.use_campaigns, c.status AS company_status, c.due_date
        FROM whatsapps w
        JOIN companies c ON c.id = w.company_id
        JOIN plans p ON p.id = c.plan_id

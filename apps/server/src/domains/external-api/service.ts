@@ -19,6 +19,8 @@ import * as repo from "./repository.js";
 export interface ApiConnection {
   companyId: number;
   whatsappId: number;
+  /** The plan's useCampaigns flag (campaigns created through the API). */
+  useCampaigns: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function authenticate(ctx: AppContext, token: string | null): Promi
   if (!row.use_external_api) throw new AppError("ERR_PLAN_FEATURE_DISABLED", "Recurso não disponível no plano da empresa");
   // The platform company can be neither deactivated nor given another due date (companies service).
   assertCompanyUsable({ status: row.company_status, dueDate: row.due_date, isPlatform: false });
-  return { companyId: row.company_id, whatsappId: row.id };
+  return { companyId: row.company_id, whatsappId: row.id, useCampaigns: row.use_campaigns };
 }
 
 /** A phone number in its stored form (core/phone.ts: spaces, +, dashes, parentheses allowed); else ERR_WAPP_INVALID_CONTACT. */

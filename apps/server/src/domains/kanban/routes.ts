@@ -1,6 +1,7 @@
 import { kanbanQuery, kanbanResponse, ticketTagParams, ticketTagResponse, ticketTagsParams } from "@atende/shared";
 import type { Domain } from "../../core/domain.js";
 import * as kanban from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 const gate = { gate: { planFlag: "useKanban" as const } };
 
@@ -12,7 +13,7 @@ export const kanbanRoutes: Domain = (api, ctx) => {
 
   api.put(
     "/ticket-tags/:ticketId/:tagId",
-    { config: gate, schema: { params: ticketTagParams, response: { 200: ticketTagResponse } } },
+    { config: { ...gate, ...noBody }, schema: { params: ticketTagParams, response: { 200: ticketTagResponse } } },
     async (request) => kanban.addTag(ctx, request.actor, request.params.ticketId, request.params.tagId),
   );
 

@@ -5,6 +5,7 @@ import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart, parseOrThrow } from "./multipart.js";
 import { defineSendRetryJob } from "./send-retry.js";
 import * as service from "./service.js";
+import { fileAnswer } from "../../core/openapi.js";
 
 /** A multipart field that holds JSON, or its plain text (the schema that follows decides whether that is valid). */
 const safeJson = (s: string): unknown => {
@@ -23,7 +24,7 @@ export const messagesRoutes: Domain = (api, ctx) => {
   defineSendRetryJob(ctx);
   api.get(
     "/messages/media/:messageId",
-    { schema: { params: messageIdParam } },
+    { schema: { params: messageIdParam, ...fileAnswer("application/octet-stream") } },
     async (request, reply) => {
       const file = await service.openMedia(ctx, request.actor, request.params.messageId);
       return sendStoredMedia(reply, file, { cacheControl: "private, max-age=3600" });
@@ -38,7 +39,10 @@ export const messagesRoutes: Domain = (api, ctx) => {
 
   api.post(
     "/messages/:ticketId",
-    { schema: { params: ticketIdParam, response: { 200: messageSendResponse } } },
+    {
+      config: { requestBody: { json: messageSendInput, form: { fields: messageSendInput, files: ["medias"] } } },
+      schema: { params: ticketIdParam, response: { 200: messageSendResponse } },
+    },
     async (request) => {
       if (request.isMultipart()) {
         const { fields, files } = await readMultipart(request);

@@ -3,6 +3,7 @@ import { attemptLimits, emailOf } from "../../core/attempt-limits.js";
 import type { Domain } from "../../core/domain.js";
 import { createMailer } from "../../core/mailer.js";
 import * as reset from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 /** Password reset (3-bulk §2, §4, §7): public, rate limited per address. */
 export const passwordResetRoutes: Domain = (api, ctx) => {
@@ -11,7 +12,7 @@ export const passwordResetRoutes: Domain = (api, ctx) => {
   api.post(
     "/forgetpassword/:email",
     {
-      config: { public: true },
+      config: { public: true, ...noBody },
       preHandler: attemptLimits(api, [
         { name: "forget-address", max: 5, timeWindow: "1 minute", key: (req) => req.ip },
         { name: "forget-email", max: 5, timeWindow: "1 minute", key: (req) => emailOf(req.params) },
@@ -27,7 +28,7 @@ export const passwordResetRoutes: Domain = (api, ctx) => {
   api.post(
     "/resetpasswords/:email/:token/:newPassword",
     {
-      config: { public: true },
+      config: { public: true, ...noBody },
       // The code burns after five wrong tries; these stop the flood before any hashing.
       preHandler: attemptLimits(api, [
         { name: "reset-address", max: 10, timeWindow: "1 minute", key: (req) => req.ip },

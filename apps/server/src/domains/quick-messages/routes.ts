@@ -4,6 +4,7 @@ import type { Domain } from "../../core/domain.js";
 import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart } from "../messages/multipart.js";
 import * as service from "./service.js";
+import { fileAnswer, upload } from "../../core/openapi.js";
 
 export const quickMessagesRoutes: Domain = (api, ctx) => {
   api.get("/quick-messages", { schema: { querystring: quickMessagesQuery, response: { 200: quickMessagesPage } } }, async (request) =>
@@ -17,7 +18,7 @@ export const quickMessagesRoutes: Domain = (api, ctx) => {
   api.get("/quick-messages/:id", { schema: { params: idParam, response: { 200: quickMessage } } }, async (request) =>
     service.showQuickMessage(ctx, request.actor, request.params.id),
   );
-  api.get("/quick-messages/:id/media", { schema: { params: idParam } }, async (request, reply) => {
+  api.get("/quick-messages/:id/media", { schema: { params: idParam, ...fileAnswer("application/octet-stream") } }, async (request, reply) => {
     const file = await service.openMedia(ctx, request.actor, request.params.id);
     return sendStoredMedia(reply, file);
   });
@@ -33,7 +34,7 @@ export const quickMessagesRoutes: Domain = (api, ctx) => {
     await service.deleteQuickMessage(ctx, request.actor, request.params.id);
     return { message: "Quick message deleted" };
   });
-  api.post("/quick-messages/:id/media-upload", { schema: { params: idParam, response: { 200: quickMessage } } }, async (request) => {
+  api.post("/quick-messages/:id/media-upload", { config: upload(), schema: { params: idParam, response: { 200: quickMessage } } }, async (request) => {
     const { files } = await readMultipart(request);
     return service.uploadMedia(ctx, request.actor, request.params.id, files.find((f) => f.field === "file") ?? files[0]);
   });

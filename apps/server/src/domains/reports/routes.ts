@@ -15,6 +15,7 @@ import type { Domain } from "../../core/domain.js";
 import { ticketsCsv } from "./csv.js";
 import { options } from "./repository.js";
 import { listScope, loadBreakdown, loadSummary, loadTickets, loadVolume } from "./service.js";
+import { fileAnswer } from "../../core/openapi.js";
 
 /**
  * Reports (`/reports`, supervisors and above: the page's own gate, the rule `reportsRefusal` in
@@ -41,7 +42,7 @@ export const reportsRoutes: Domain = (api, ctx) => {
     loadTickets(ctx, request.actor, request.query),
   );
 
-  api.get("/reports/tickets.csv", { config, schema: { querystring: reportTicketsCsvQuery } }, async (request, reply) => {
+  api.get("/reports/tickets.csv", { config, schema: { querystring: reportTicketsCsvQuery, ...fileAnswer("text/csv") } }, async (request, reply) => {
     const q = request.query;
     const { scope, range } = await listScope(ctx, request.actor, q);
     const origin = ctx.config.publicUrl.replace(/\/$/, "");

@@ -2,6 +2,7 @@ import { gateForPath, sandboxInboundInput, sandboxOutbox, sandboxOutboxQuery, wh
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import * as service from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 const params = z.object({ whatsappId: z.coerce.number().int().positive() });
 
@@ -12,7 +13,7 @@ const params = z.object({ whatsappId: z.coerce.number().int().positive() });
 const admin = { gate: gateForPath("/sandbox") };
 
 export const sandboxRoutes: Domain = (api, ctx) => {
-  api.post("/sandbox/:whatsappId/scan", { config: admin, schema: { params, response: { 200: whatsappSession } } }, async (request) =>
+  api.post("/sandbox/:whatsappId/scan", { config: { ...admin, ...noBody }, schema: { params, response: { 200: whatsappSession } } }, async (request) =>
     service.scan(ctx, request.actor, request.params.whatsappId),
   );
 

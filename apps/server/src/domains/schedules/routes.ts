@@ -6,6 +6,7 @@ import { queueScheduleSend, runScheduleSend, SEND_JOB, sendJobPayload } from "./
 import * as repo from "./repository.js";
 import { sendScheduledMessage, type ScheduleSender } from "./sender.js";
 import * as schedules from "./service.js";
+import { fileAnswer, upload } from "../../core/openapi.js";
 
 const gate = { gate: { planFlag: "useSchedules" as const } };
 
@@ -63,7 +64,7 @@ export function createSchedulesDomain(customSender?: ScheduleSender): Domain {
       return { message: "Agendamento excluído" };
     });
 
-    api.post("/schedules/:id/media-upload", { config: gate, schema: { params: idParam, response: { 200: schedule } } }, async (request) => {
+    api.post("/schedules/:id/media-upload", { config: { ...gate, ...upload() }, schema: { params: idParam, response: { 200: schedule } } }, async (request) => {
       if (!request.isMultipart()) throw new AppError("ERR_VALIDATION", "Envie o arquivo como multipart/form-data (campo file)");
       const file = await request.file();
       if (!file) throw new AppError("ERR_VALIDATION", "Por favor, selecione um arquivo.");
@@ -75,7 +76,7 @@ export function createSchedulesDomain(customSender?: ScheduleSender): Domain {
       schedules.removeMedia(ctx, request.actor, request.params.id),
     );
 
-    api.get("/schedules/:id/media", { config: gate, schema: { params: idParam } }, async (request, reply) => {
+    api.get("/schedules/:id/media", { config: gate, schema: { params: idParam, ...fileAnswer("application/octet-stream") } }, async (request, reply) => {
       const file = await schedules.openMedia(ctx, request.actor.companyId, request.params.id);
       return sendStoredMedia(reply, { ...file, fileName: file.name });
     });

@@ -39,9 +39,16 @@ function assertSending(ctx: AppContext): void {
   if (ctx.config.sms.provider === "off") throw new AppError("ERR_FEATURE_DISABLED", "O envio de SMS não está configurado (SMS_PROVIDER).");
 }
 
-/** POST .../trigger/: READY (ACTIVE) or SCHEDULED → RUNNING now (a schedule is dropped). */
-export async function triggerSmsCampaign(ctx: AppContext, companyId: number, id: number, kick: () => void): Promise<void> {
+/**
+ * POST .../trigger/: READY (ACTIVE) or SCHEDULED → RUNNING now (a schedule is dropped). The Messages
+ * API (`byApi`) triggers only the campaigns it created; the web list triggers any.
+ */
+export async function triggerSmsCampaign(ctx: AppContext, companyId: number, id: number, kick: () => void, byApi = false): Promise<void> {
   assertSending(ctx);
+  if (byApi) {
+    const row = await ctx.sql.maybe<{ source: string }>("SELECT source FROM sms_campaigns WHERE company_id = $1 AND id = $2", [companyId, id]);
+    if (row?.source !== "API") throw new AppError("ERR_SMS_CAMPAIGN_NOT_FOUND", M.notFound);
+  }
   const before = await move(ctx, companyId, id, SMS_TRIGGERABLE, "RUNNING", M.notTriggerable, ", started_at = COALESCE(started_at, now()), account_violation = ''");
   if (before.status === "SCHEDULED") dropTimer(ctx, before.schedule_job_id, id);
   kick();

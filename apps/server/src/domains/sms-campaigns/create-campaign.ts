@@ -1,6 +1,5 @@
 import { parseSmsHour, SMS_CAMPAIGN_MESSAGES as M, smsTemplateVariables, type ErrorCode, type smsCampaignCreateInput } from "@atende/shared";
 import type { z } from "zod";
-import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { scheduleInstant } from "../campaigns/schedule.js";
@@ -59,7 +58,7 @@ export function variableMatrix(variables: string[], sent: Input["matrix_variable
  * the template's text against the block list, then stores the campaign in MISSING_FILE with the
  * template's text (a later edit of the template does not change it). The CSV follows with PUT upload_url.
  */
-export async function createSmsCampaign(ctx: AppContext, actor: RequestActor, input: Input) {
+export async function createSmsCampaign(ctx: AppContext, actor: { companyId: number; id: number | null }, input: Input, source: "WEB" | "API" = "WEB") {
   const { start, end } = requiredRefusal(input);
   const companyId = actor.companyId;
   const cc = await ctx.sql.maybe("SELECT 1 FROM cost_centers WHERE company_id = $1 AND id = $2", [companyId, input.cost_center_id]);
@@ -75,8 +74,8 @@ export async function createSmsCampaign(ctx: AppContext, actor: RequestActor, in
   const row = await ctx.sql.one<{ id: number }>(
     `INSERT INTO sms_campaigns (company_id, user_id, title, cost_center_id, template_id, template_content, matrix_variables,
        contact_variable_index, cpf_variable_index, use_file, use_whitelist, use_blacklist_nexus, use_shortener_url, tags,
-       start_minute, end_minute, scheduled_at, file_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, true, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+       start_minute, end_minute, scheduled_at, file_name, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, true, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`,
     [
       companyId,
       actor.id,
@@ -95,6 +94,7 @@ export async function createSmsCampaign(ctx: AppContext, actor: RequestActor, in
       end,
       scheduledAt,
       input.filename!.trim().slice(0, 255),
+      source,
     ],
   );
   await smsNotifier(ctx).now(row.id, "create");

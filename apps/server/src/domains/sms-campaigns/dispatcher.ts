@@ -313,6 +313,7 @@ export class SmsDispatcher {
         ]);
       }
     });
+    this.ctx.metrics.countSends("sms", kinds.map((k) => (k === "sent" || k === "failed" ? k : "retry")));
     if (account) await smsNotifier(this.ctx).now(campaignId);
     smsNotifier(this.ctx).changed([campaignId]);
   }

@@ -5,7 +5,8 @@ import { sendingWindowOpen } from "./window.js";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The upload address of a campaign waiting for its file (the user's bearer authorizes the PUT). */
-export const smsUploadUrl = (id: number) => `/api/sms/campaigns/${id}/file/`;
+/** The web's upload route (user session), or the Messages API's for a campaign it created (the same token). */
+export const smsUploadUrl = (id: number, source: "WEB" | "API" = "WEB") => (source === "API" ? `/api/messages/sms-campaigns/${id}/file/` : `/api/sms/campaigns/${id}/file/`);
 
 /** The only place that decides which SMS campaign fields leave the server (no file path, no job id, no text). */
 export function presentSmsCampaign(r: SmsCampaignRow, now = new Date()): SmsCampaign {
@@ -36,7 +37,7 @@ export function presentSmsCampaign(r: SmsCampaignRow, now = new Date()): SmsCamp
     end_hour: formatSmsMinute(r.end_minute),
     outside_window: r.status === "RUNNING" && !sendingWindowOpen(now, r.time_zone, r.start_minute, r.end_minute),
     filename: r.file_name,
-    upload_url: r.status === "MISSING_FILE" ? smsUploadUrl(r.id) : null,
+    upload_url: r.status === "MISSING_FILE" ? smsUploadUrl(r.id, r.source) : null,
     started_at: iso(r.started_at),
     finished_at: iso(r.finished_at),
   };

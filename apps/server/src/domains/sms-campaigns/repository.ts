@@ -103,3 +103,16 @@ export async function recountSmsCampaigns(sql: Sql, ids: number[]): Promise<void
     [ids],
   );
 }
+
+/** A page of the campaign's rows that are not sent (invalid at the analysis, or skipped), in file order, with their count. */
+export async function smsInvalidRows(sql: Sql, companyId: number, campaignId: number, limit: number, offset: number) {
+  const where = "company_id = $1 AND campaign_id = $2 AND state IN ('invalid', 'skipped')";
+  const [rows, total] = await Promise.all([
+    sql.many<{ id: number; row_number: number; phone: string; email: string; reason: string }>(
+      `SELECT id::int AS id, row_number, phone, email, invalid_reason AS reason FROM sms_campaign_recipients WHERE ${where} ORDER BY row_number LIMIT $3 OFFSET $4`,
+      [companyId, campaignId, limit, offset],
+    ),
+    sql.one<{ count: number }>(`SELECT count(*)::int AS count FROM sms_campaign_recipients WHERE ${where}`, [companyId, campaignId]),
+  ]);
+  return { results: rows, count: total.count };
+}

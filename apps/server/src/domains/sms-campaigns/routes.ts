@@ -1,8 +1,11 @@
 import type { Readable } from "node:stream";
 import { z } from "zod";
-import { idParam, smsCampaign, smsCampaignTemplate, smsCampaignTemplatesQuery, smsCampaignCreateInput, smsReportPage, smsReportQuery, successResponse } from "@atende/shared";
+import { idParam, invalidRowsPage, invalidRowsQuery, SMS_CAMPAIGN_MESSAGES, smsCampaign, smsCampaignTemplate, smsCampaignTemplatesQuery, smsCampaignCreateInput, smsReportPage, smsReportQuery, successResponse } from "@atende/shared";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppContext } from "../../core/context.js";
 import type { Domain } from "../../core/domain.js";
+import { AppError } from "../../core/errors.js";
+import { campaignCaller, externalRouteConfig } from "../external-api/auth.js";
 import { smsDriverFor } from "../sms-provider/index.js";
 import { cancelSmsCampaign, pauseSmsCampaign, resumeSmsCampaign, triggerSmsCampaign } from "./actions.js";
 import { analyseSmsCampaign, SMS_ANALYSIS_JOB, smsAnalysisPayload } from "./analysis.js";
@@ -11,9 +14,17 @@ import { SmsDispatcher } from "./dispatcher.js";
 import { smsNotifier } from "./events.js";
 import { smsDispatchOptions, type SmsDispatchOptions } from "./options.js";
 import { listCampaignTemplates, smsReport } from "./report.js";
+import { smsInvalidRows } from "./repository.js";
 import { runSmsScheduledStart, SMS_SCHEDULED_START_JOB, smsScheduledStartPayload } from "./schedule.js";
 import { receiveSmsCampaignFile } from "./upload.js";
 import type { SmsDriver } from "../sms-provider/driver.js";
+import { csvBody, noBody } from "../../core/openapi.js";
+
+/** The Messages API sees only the SMS campaigns created through it (source API); the web's are "not found". */
+async function assertApiCampaign(ctx: AppContext, companyId: number, id: number): Promise<void> {
+  const row = await ctx.sql.maybe<{ source: string }>("SELECT source FROM sms_campaigns WHERE company_id = $1 AND id = $2", [companyId, id]);
+  if (row?.source !== "API") throw new AppError("ERR_SMS_CAMPAIGN_NOT_FOUND", SMS_CAMPAIGN_MESSAGES.notFound);
+}
 
 /** Supervisors and above, the plan's useCampaigns flag and the company's campaignsEnabled setting (like the WhatsApp campaigns). */
 const gate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const, companySetting: "campaignsEnabled" as const } };
@@ -53,20 +64,47 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     api.get("/sms/campaigns/:id/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) =>
       getSmsCampaign(ctx, request.actor.companyId, request.params.id),
     );
-    api.patch("/sms/campaigns/:id/pause/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.get(
+      "/sms/campaigns/:id/invalid-rows/",
+      { config: gate, schema: { params: idParam, querystring: invalidRowsQuery, response: { 200: invalidRowsPage } } },
+      async (request) => {
+        const { companyId } = request.actor;
+        await getSmsCampaign(ctx, companyId, request.params.id);
+        const { page, page_size } = request.query;
+        return smsInvalidRows(ctx.sql, companyId, request.params.id, page_size, (page - 1) * page_size);
+      },
+    );
+    api.patch("/sms/campaigns/:id/pause/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await pauseSmsCampaign(ctx, request.actor.companyId, request.params.id);
       return ok;
     });
-    api.patch("/sms/campaigns/:id/resume/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.patch("/sms/campaigns/:id/resume/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await resumeSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/trigger/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/trigger/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await triggerSmsCampaign(ctx, request.actor.companyId, request.params.id, kick);
       return ok;
     });
-    api.post("/sms/campaigns/:id/cancel/", { config: gate, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+    api.post("/sms/campaigns/:id/cancel/", { config: { ...gate, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
       await cancelSmsCampaign(ctx, request.actor.companyId, request.params.id);
+      return ok;
+    });
+
+    // the Messages API (a connection's token, no user): campaigns of source API, created, filled and triggered there
+    const external = externalRouteConfig(ctx);
+    api.post("/messages/sms-campaigns", { config: external, schema: { body: smsCampaignCreateInput, response: { 200: smsCampaign } } }, async (request) => {
+      const { companyId } = await campaignCaller(ctx, request);
+      return createSmsCampaign(ctx, { companyId, id: null }, request.body, "API");
+    });
+    api.get("/messages/sms-campaigns/:id", { config: external, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+      const { companyId } = await campaignCaller(ctx, request);
+      await assertApiCampaign(ctx, companyId, request.params.id);
+      return getSmsCampaign(ctx, companyId, request.params.id);
+    });
+    api.post("/messages/sms-campaigns/:id/trigger", { config: { ...external, ...noBody }, schema: { params: idParam, response: { 200: successResponse } } }, async (request) => {
+      const { companyId } = await campaignCaller(ctx, request);
+      await triggerSmsCampaign(ctx, companyId, request.params.id, kick, true);
       return ok;
     });
 
@@ -75,11 +113,24 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     const scope = plain.withTypeProvider<ZodTypeProvider>();
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-      scope.put("/sms/campaigns/:id/file/", { config: gate, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+      scope.put("/sms/campaigns/:id/file/", { config: { ...gate, requestBody: csvBody }, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
         const raw = request.body as Readable | undefined;
         const body = raw && typeof raw.pipe === "function" ? raw : null;
         await receiveSmsCampaignFile(ctx, request.actor.companyId, request.params.id, String(request.headers["content-type"] ?? ""), body);
         return getSmsCampaign(ctx, request.actor.companyId, request.params.id);
+      });
+      scope.put("/messages/sms-campaigns/:id/file", { config: { ...external, requestBody: csvBody }, schema: { params: idParam, response: { 200: smsCampaign } } }, async (request) => {
+        const raw = request.body as Readable | undefined;
+        const body = raw && typeof raw.pipe === "function" ? raw : null;
+        try {
+          const { companyId } = await campaignCaller(ctx, request);
+          await assertApiCampaign(ctx, companyId, request.params.id);
+          await receiveSmsCampaignFile(ctx, companyId, request.params.id, String(request.headers["content-type"] ?? ""), body);
+          return await getSmsCampaign(ctx, companyId, request.params.id);
+        } finally {
+          // a refused caller's body is read and dropped, so the client hears the answer
+          if (body && !body.readableEnded) body.resume();
+        }
       });
     });
   };

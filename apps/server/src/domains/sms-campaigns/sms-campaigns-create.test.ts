@@ -178,6 +178,26 @@ describe("the upload (PUT upload_url) and the analysis", () => {
     ]);
   });
 
+  it("GET …/invalid-rows/ lists the invalid rows in file order with their reasons, for the company's supervisors only", async () => {
+    const csv = "telefone;cpf;email;nome;vencimento\n11988880001;;;A;1\nxyz;;;B;2\n11988880001;;;C;3\n";
+    const done = await readySms(app, t.supervisor.token, w, csv);
+    const url = `/api/sms/campaigns/${done.id}/invalid-rows/`;
+    const res = await app.api("GET", url, { token: t.supervisor.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      count: 2,
+      results: [
+        { id: expect.any(Number), row_number: 2, phone: "xyz", email: "", reason: "Número de telefone inválido." },
+        { id: expect.any(Number), row_number: 3, phone: expect.any(String), email: "", reason: "Número duplicado (mesmo número na linha 1)." },
+      ],
+    });
+    expect((await app.api("GET", `${url}?page=2&page_size=1`, { token: t.supervisor.token })).json()).toMatchObject({ count: 2, results: [{ row_number: 3 }] });
+    expect((await app.api("GET", url, { token: t.user.token })).statusCode).toBe(403);
+    const theirs = await app.api("GET", url, { token: other.admin.token });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toMatchObject({ error: "ERR_SMS_CAMPAIGN_NOT_FOUND" });
+  });
+
   it("whitelist: only numbers among the company's contacts; blacklist: not numbers that failed permanently before", async () => {
     await app.sql.exec("INSERT INTO contacts (company_id, name, number) VALUES ($1, 'Ana', '5511955554444')", [t.companyId]);
     const csv = "telefone;cpf;email;nome;vencimento\n11955554444;;;A;1\n11955553333;;;B;2\n";

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { buildTenant, createTestApp, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { zonedMinute, sendingWindowOpen } from "./window.js";
 import { createSms, readySms, seedSmsWorld, smsTestConfig, uploadCsv, waitSms, type SmsWorld } from "./test-fixtures.js";
 
@@ -48,11 +48,14 @@ describe("dispatch", () => {
   it("trigger → RUNNING → FINISHED: each valid row sent once with its text, receipts counted as delivered", async () => {
     const c = await readySms(app, t.supervisor.token, w, csvOf(12) + "abc;;;X;1\n");
     expect(c).toMatchObject({ status: "READY", total: 13, invalid: 1 });
+    const counted = await sendsCounted(app, "sms");
     const res = await api("POST", `/api/sms/campaigns/${c.id}/trigger/`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
     const done = await waitSms(app, t.supervisor.token, c.id, finished);
     expect(done).toMatchObject({ total: 13, invalid: 1, triggered: 12, delivered: 12, not_delivered: 0, countProcessed: 12 });
+    // the metrics count each send (GET /metrics)
+    expect(await sendsCounted(app, "sms")).toEqual({ ...counted, sent: counted.sent + 12 });
     const sent = await app.sql.many<{ to_number: string; body: string; segments: number; n: number }>(
       "SELECT to_number, body, segments, count(*) OVER (PARTITION BY to_number)::int AS n FROM sms_sandbox_messages WHERE company_id = $1 AND recipient_id IN (SELECT id FROM sms_campaign_recipients WHERE campaign_id = $2) ORDER BY to_number",
       [t.companyId, c.id],

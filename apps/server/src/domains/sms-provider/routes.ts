@@ -9,6 +9,13 @@ import { parseForm, validTwilioSignature } from "./twilio-signature.js";
 
 const publicRoute = { public: true };
 const statusQuery = z.object({ row: z.string().max(20).optional() });
+/** Twilio's callbacks: form fields read raw (X-Twilio-Signature is over them), as Twilio documents them. */
+const twilioForm = (fields: string) => ({
+  ...publicRoute,
+  requestBody: {
+    raw: { type: "application/x-www-form-urlencoded", schema: z.record(z.string(), z.string()), description: `Twilio's parameters (${fields}), signed in \`X-Twilio-Signature\`.` },
+  },
+});
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 const sandboxGate = { gate: { minProfile: "supervisor" as const, planFlag: "useCampaigns" as const } };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
@@ -31,7 +38,9 @@ export const smsProviderRoutes: Domain = (api, ctx) => {
       }
     };
 
-    scope.post("/webhooks/sms/twilio/status", { config: publicRoute, schema: { querystring: statusQuery } }, async (request, reply) => {
+    scope.post(
+      "/webhooks/sms/twilio/status",
+      { config: twilioForm("MessageSid, MessageStatus, ErrorCode"), schema: { querystring: statusQuery, response: { 204: z.null().describe("Received") } } }, async (request, reply) => {
       const params = (request.body ?? {}) as Record<string, string | string[]>;
       verified(request.url, params, request.headers["x-twilio-signature"]);
       const sid = one(params.MessageSid) || one(params.SmsSid);
@@ -41,10 +50,12 @@ export const smsProviderRoutes: Domain = (api, ctx) => {
       if (companyId !== null) {
         await receiveSmsReceipts(ctx, companyId, [{ providerId: sid, rowId: request.query.row, status, errorCode: Number.isFinite(code) && code > 0 ? code : null }]);
       } else request.log.warn({ sid, row: request.query.row, status }, "twilio status for an unknown SMS message");
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     });
 
-    scope.post("/webhooks/sms/twilio/inbound", { config: publicRoute }, async (request, reply) => {
+    scope.post(
+      "/webhooks/sms/twilio/inbound",
+      { config: twilioForm("From, Body"), schema: { produces: ["text/xml"], response: { 200: z.string().describe("An empty TwiML answer") } } }, async (request, reply) => {
       const params = (request.body ?? {}) as Record<string, string | string[]>;
       verified(request.url, params, request.headers["x-twilio-signature"]);
       await handleInboundSms(ctx, one(params.From), one(params.Body));

@@ -16,6 +16,7 @@ import { parseOrThrow, readMultipart } from "../messages/multipart.js";
 import { listTickets } from "./list-tickets.js";
 import * as service from "./service.js";
 import { updateTicket } from "./update-ticket.js";
+import { noBody } from "../../core/openapi.js";
 
 export const ticketsRoutes: Domain = (api, ctx) => {
   api.get("/tickets", { schema: { querystring: ticketsQuery, response: { 200: ticketsPage } } }, async (request) =>
@@ -32,7 +33,7 @@ export const ticketsRoutes: Domain = (api, ctx) => {
     async (request) => service.showTicket(ctx, request.actor, request.params.idOrUuid),
   );
 
-  api.post("/tickets", { schema: { response: { 200: ticket } } }, async (request) => {
+  api.post("/tickets", { config: { requestBody: { json: ticketCreateInput, form: { fields: ticketCreateInput, files: ["file"] } } }, schema: { response: { 200: ticket } } }, async (request) => {
     if (request.isMultipart()) {
       const { fields, files } = await readMultipart(request);
       const input = parseOrThrow(ticketCreateInput, {
@@ -64,7 +65,7 @@ export const ticketsRoutes: Domain = (api, ctx) => {
     },
   );
 
-  api.post("/tickets/:id/read", { schema: { params: idParam, response: { 200: ticket } } }, async (request) =>
+  api.post("/tickets/:id/read", { config: noBody, schema: { params: idParam, response: { 200: ticket } } }, async (request) =>
     service.markTicketRead(ctx, request.actor, request.params.id),
   );
 };

@@ -19,7 +19,7 @@ export const WEBHOOK_MAX_ATTEMPTS = 5;
 export const webhookJobPayload = z.object({ eventId: z.number().int().positive() });
 
 /** A delivery as stored: its id, company, business and body (and how often it was tried, when known). */
-export type StoredDelivery = Pick<repo.WebhookEventRow, "id" | "company_id" | "business_id" | "payload"> & { attempts?: number };
+export type StoredDelivery = Pick<repo.WebhookEventRow, "id" | "company_id" | "business_id" | "payload" | "received_at"> & { attempts?: number };
 
 /**
  * From this attempt of a delivery on, a file Meta still cannot provide is given up: the message is
@@ -121,8 +121,9 @@ export async function processDeliveries(
       }
     }
   }
-  const ok = items.map((i) => i.event.id).filter((id) => !failed.has(id));
-  if (ok.length) await repo.finishMany(ctx.sql, ok);
+  const ok = items.map((i) => i.event).filter((e) => !failed.has(e.id));
+  if (ok.length) await repo.finishMany(ctx.sql, ok.map((e) => e.id));
+  for (const e of ok) if (e.received_at) ctx.metrics.webhookProcessed(e.received_at);
   for (const [id, err] of failed) {
     ctx.log.warn({ err, eventId: id }, "webhook delivery failed (kept on its row; retried up to WEBHOOK_MAX_ATTEMPTS)");
     await repo.finish(ctx.sql, id, errorText(err));

@@ -7,6 +7,8 @@ export interface WebhookEventRow {
   payload: unknown;
   status: "pending" | "processed" | "failed";
   attempts: number;
+  /** When the delivery's POST was stored (the webhook lag metric counts from it). */
+  received_at?: Date;
 }
 
 export interface NewEvent {
@@ -51,7 +53,7 @@ export function startAttempt(sql: Sql, id: number) {
 export function startAttempts(sql: Sql, ids: number[], maxAttempts = Number.MAX_SAFE_INTEGER) {
   return sql.many<WebhookEventRow>(
     `UPDATE webhook_events SET attempts = attempts + 1 WHERE id = ANY($1::bigint[]) AND status <> 'processed' AND attempts < $2
-     RETURNING id, company_id, business_id, payload, status, attempts`,
+     RETURNING id, company_id, business_id, payload, status, attempts, received_at`,
     [ids, maxAttempts],
   );
 }

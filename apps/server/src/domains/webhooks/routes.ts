@@ -12,6 +12,18 @@ import * as repo from "./repository.js";
 import { sameSecret, sha256Hex, validSignature } from "./signature.js";
 
 const publicRoute = { public: true };
+/** Meta's delivery: read raw (its X-Hub-Signature-256 is over the bytes), shape documented by Meta. */
+const metaDelivery = {
+  ...publicRoute,
+  requestBody: {
+    raw: {
+      type: "application/json",
+      schema: z.object({ object: z.string(), entry: z.array(z.looseObject({ id: z.string() })) }).loose(),
+      description: "A Cloud API webhook delivery as Meta sends it, signed with the app secret in `X-Hub-Signature-256`.",
+    },
+  },
+};
+const received = z.object({ received: z.literal(true) });
 const businessParam = z.object({ businessId: z.coerce.number().int().positive().max(2147483647) });
 const verifyQuery = z.object({
   "hub.mode": z.string().max(50).optional(),
@@ -63,7 +75,9 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     if (timer) clearInterval(timer);
   });
 
-  api.get("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam, querystring: verifyQuery } }, async (request, reply) => {
+  api.get(
+    "/webhooks/whatsapp/:businessId",
+    { config: publicRoute, schema: { params: businessParam, querystring: verifyQuery, produces: ["text/plain"], response: { 200: z.string().describe("hub.challenge, echoed") } } }, async (request, reply) => {
     const q = request.query;
     const business = await businessRepo.findSecretsForWebhook(ctx.sql, ctx.secrets, request.params.businessId);
     if (!business || q["hub.mode"] !== "subscribe" || !sameSecret(q["hub.verify_token"] ?? "", business.verify_token)) {
@@ -72,7 +86,8 @@ export const webhooksRoutes: Domain = (api, ctx) => {
     return reply.type("text/plain").send(q["hub.challenge"] ?? "");
   });
 
-  api.post("/webhooks/whatsapp/:businessId", { config: publicRoute, schema: { params: businessParam } }, async (request, reply) => {
+  api.post("/webhooks/whatsapp/:businessId", { config: metaDelivery, schema: { params: businessParam, response: { 200: received } } }, async (request, reply) => {
+    const receivedAt = new Date();
     const business = await lookups.business(request.params.businessId);
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!business || !validSignature(business.app_secret, raw, request.headers["x-hub-signature-256"])) {
@@ -92,7 +107,7 @@ export const webhooksRoutes: Domain = (api, ctx) => {
       if (id !== null) {
         // Processed here at once (the stored row is the durable part: the sweep below queues a job for a
         // delivery still pending a minute later). A process without workers leaves it to a job.
-        if (ctx.config.runJobs) runner.push({ id, company_id: business.company_id, business_id: business.id, payload }, business);
+        if (ctx.config.runJobs) runner.push({ id, company_id: business.company_id, business_id: business.id, payload, received_at: receivedAt }, business);
         else await ctx.jobs.send(WEBHOOK_JOB, { eventId: id }, { singletonKey: `webhook-${id}` });
       }
     }

@@ -4,6 +4,7 @@ import { channels } from "../../channels/manager.js";
 import type { Domain } from "../../core/domain.js";
 import { hashLegacyTokens } from "./api-token.js";
 import * as service from "./service.js";
+import { noBody } from "../../core/openapi.js";
 
 const admin = { gate: { minProfile: "admin" as const } };
 const listQuery = z.object({ session: z.coerce.number().optional(), companyId: z.coerce.number().optional() });
@@ -35,7 +36,7 @@ export const whatsappRoutes: Domain = (api, ctx) => {
     async (request) => service.updateWhatsapp(ctx, request.actor, request.params.id, request.body),
   );
   // Admins only: the answer is the one time the token is shown.
-  api.post("/whatsapp/:id/token", { config: admin, schema: { params: idParam, response: { 200: whatsappApiToken } } }, async (request) =>
+  api.post("/whatsapp/:id/token", { config: { ...admin, ...noBody }, schema: { params: idParam, response: { 200: whatsappApiToken } } }, async (request) =>
     service.regenerateApiToken(ctx, request.actor, request.params.id),
   );
   api.delete("/whatsapp/:id", { config: admin, schema: { params: idParam, response: { 200: messageResponse } } }, async (request) => {
@@ -49,7 +50,7 @@ export const whatsappRoutes: Domain = (api, ctx) => {
     { config: admin, schema: { params: idParam, body: whatsappSessionStartInput, response: { 200: whatsappSession } } },
     async (request) => service.sessionAction(ctx, request.actor, request.params.id, "start", request.body?.phoneNumber),
   );
-  api.put("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
+  api.put("/whatsappsession/:id", { config: { ...admin, ...noBody }, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>
     service.sessionAction(ctx, request.actor, request.params.id, "restart"),
   );
   api.delete("/whatsappsession/:id", { config: admin, schema: { params: idParam, response: { 200: whatsappSession } } }, async (request) =>

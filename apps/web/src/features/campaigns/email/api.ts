@@ -1,4 +1,4 @@
-import type { EmailCampaign, EmailCampaignCreateInput, EmailCampaignsPage } from "@atende/shared";
+import type { EmailCampaign, EmailCampaignCreateInput, EmailCampaignsPage, InvalidRowsPage } from "@atende/shared";
 import { API_BASE, ApiError, api, getToken, refreshSession, safeJson } from "../../../lib/api";
 import { brDate, type CampaignFilters } from "../api/campaigns";
 
@@ -8,6 +8,7 @@ export const emailCampaignKeys = {
   list: (f: CampaignFilters, page: number) => ["email-campaigns", "list", f, page] as const,
   senders: ["email-campaigns", "senders"] as const,
   templates: ["email-campaigns", "templates"] as const,
+  invalidRows: (id: number, page: number) => ["email-campaigns", "invalid-rows", id, page] as const,
 };
 
 /** GET /email/campaigns/ (spec §7): page, page_size 40, dates dd/MM/yyyy, status, cost center. */
@@ -19,6 +20,11 @@ export function fetchEmailCampaigns(f: CampaignFilters, page: number, signal?: A
 }
 
 export const triggerEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/trigger/`, { method: "POST" });
+export const pauseEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/pause/`, { method: "PATCH" });
+export const resumeEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/resume/`, { method: "PATCH" });
+export const cancelEmailCampaign = (id: number) => api<EmailCampaign>(`/email/campaigns/${id}/cancel/`, { method: "POST" });
+export const fetchEmailInvalidRows = (id: number, page: number, signal?: AbortSignal) =>
+  api<InvalidRowsPage>(`/email/campaigns/${id}/invalid-rows/`, { query: { page }, signal });
 
 export const createEmailCampaign = (input: EmailCampaignCreateInput) =>
   api<EmailCampaign & { upload_url: string }>("/email/campaigns/", { method: "POST", body: input });

@@ -14,8 +14,10 @@ import { logFailure } from "../../../lib/log-failure";
 import { campaignKeys, fetchAllCostCenters, type CampaignFilters } from "../api/campaigns";
 import { matchesFilters } from "../components/filter-campaigns";
 import { WIDE, XWIDE } from "../components/campaign-row";
-import { EmailCampaignRow } from "./email-campaign-row";
-import { emailCampaignKeys, fetchEmailCampaigns, triggerEmailCampaign } from "./api";
+import { ConfirmationDialog } from "../../../components/confirmation-dialog";
+import { EmailCampaignRow, type EmailAction } from "./email-campaign-row";
+import { InvalidRowsDialog } from "../components/invalid-rows-dialog";
+import { cancelEmailCampaign, emailCampaignKeys, fetchEmailCampaigns, fetchEmailInvalidRows, pauseEmailCampaign, resumeEmailCampaign, triggerEmailCampaign } from "./api";
 
 const EMPTY: CampaignFilters = { status: "", startDate: "", endDate: "", costCenterId: "" };
 const REFRESH_MS = 30_000;
@@ -73,14 +75,20 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
     setPage(1);
   };
 
-  async function trigger(c: EmailCampaign) {
+  const [cancelling, setCancelling] = useState<EmailCampaign | null>(null);
+  const [showInvalid, setShowInvalid] = useState<EmailCampaign | null>(null);
+
+  async function act(c: EmailCampaign, action: EmailAction) {
     setBusy(c.id);
+    const call = { trigger: triggerEmailCampaign, pause: pauseEmailCampaign, resume: resumeEmailCampaign, cancel: cancelEmailCampaign }[action];
+    const done = { trigger: "emailCampaigns.triggered", pause: "emailCampaigns.toasts.paused", resume: "emailCampaigns.toasts.resumed", cancel: "emailCampaigns.toasts.cancelled" }[action];
     try {
-      await triggerEmailCampaign(c.id);
-      toast.success(t("emailCampaigns.triggered"));
+      const updated = await call(c.id);
+      queryClient.setQueryData<EmailCampaignsPage>(key, (old) => old && { ...old, results: old.results.map((x) => (x.id === updated.id ? updated : x)) });
+      toast.success(t(done));
       await queryClient.invalidateQueries({ queryKey: emailCampaignKeys.lists });
     } catch (err) {
-      logFailure("e-mail campaign trigger", err, { campaignId: c.id });
+      logFailure(`e-mail campaign ${action}`, err, { campaignId: c.id });
       toastError(err);
     } finally {
       setBusy(null);
@@ -131,7 +139,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
           </TableHead>
           <TableBody>
             {list.data?.results.map((c) => (
-              <EmailCampaignRow key={c.id} campaign={c} timeZone={timeZone} busy={busy === c.id} onTrigger={(x) => void trigger(x)} />
+              <EmailCampaignRow key={c.id} campaign={c} timeZone={timeZone} busy={busy === c.id} onAction={(x, a) => (a === "cancel" ? setCancelling(x) : void act(x, a))} onShowInvalid={setShowInvalid} />
             ))}
             {list.isLoading && <TableRowsSkeleton columns={11} />}
             {list.isSuccess && list.data.results.length === 0 && <EmptyTableRow colSpan={11}>{t("campaigns.empty")}</EmptyTableRow>}
@@ -149,6 +157,16 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
           {t("campaigns.pagination.next")}
         </Button>
       </Box>
+      <InvalidRowsDialog campaign={showInvalid} address="email" queryKey={emailCampaignKeys.invalidRows} fetchPage={fetchEmailInvalidRows} onClose={() => setShowInvalid(null)} />
+      <ConfirmationDialog
+        open={cancelling !== null}
+        title={t("emailCampaigns.actions.cancel")}
+        confirmLabel={t("emailCampaigns.actions.cancel")}
+        onClose={() => setCancelling(null)}
+        onConfirm={() => cancelling && void act(cancelling, "cancel")}
+      >
+        {t("emailCampaigns.confirmCancel", { title: cancelling?.title ?? "" })}
+      </ConfirmationDialog>
     </>
   );
 }

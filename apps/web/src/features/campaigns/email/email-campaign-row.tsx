@@ -1,8 +1,20 @@
 import { Chip, CircularProgress, IconButton, TableCell, TableRow, Tooltip } from "@mui/material";
 import SendIcon from "@mui/icons-material/Send";
 import ErrorIcon from "@mui/icons-material/Error";
+import PauseIcon from "@mui/icons-material/Pause";
+import PlayArrowIcon from "@mui/icons-material/PlayArrow";
+import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
+import CancelOutlinedIcon from "@mui/icons-material/CancelOutlined";
+import ListAltIcon from "@mui/icons-material/ListAlt";
 import { useTranslation } from "react-i18next";
-import { emailCampaignTriggerEnabled, emailDeliveryPercent, EMAIL_CAMPAIGN_STATUSES, type EmailCampaign } from "@atende/shared";
+import {
+  EMAIL_CANCELLABLE,
+  emailCampaignRowAction,
+  emailCampaignTriggerEnabled,
+  emailDeliveryPercent,
+  EMAIL_CAMPAIGN_STATUSES,
+  type EmailCampaign,
+} from "@atende/shared";
 import { formatInZone } from "../../../lib/time-zone";
 import { WIDE, XWIDE } from "../components/campaign-row";
 
@@ -20,17 +32,47 @@ const COLORS: Record<string, "default" | "primary" | "secondary" | "error" | "in
 };
 export const emailStatusKey = (s: string) => `emailCampaigns.status.${(EMAIL_CAMPAIGN_STATUSES as readonly string[]).includes(s) ? s : "unknown"}`;
 
+export type EmailAction = "trigger" | "pause" | "resume" | "cancel";
+
 interface Props {
   campaign: EmailCampaign;
   timeZone: string;
   busy: boolean;
-  onTrigger(c: EmailCampaign): void;
+  onAction(c: EmailCampaign, action: EmailAction): void;
+  onShowInvalid(c: EmailCampaign): void;
 }
 
-/** One e-mail campaign (spec §3, §4): RUNNING, MISSING_FILE and ANALYZING disabled; otherwise trigger, enabled only when ACTIVE and from the web. */
-export function EmailCampaignRow({ campaign: c, timeZone, busy, onTrigger }: Props) {
+/**
+ * One e-mail campaign (spec §3, §4). The main action is `emailCampaignRowAction` (packages/shared):
+ * sending → pause, PAUSED → resume, in analysis disabled, ERROR its message, otherwise trigger (enabled
+ * only when ACTIVE and from the web); a cancel beside it while the campaign can be cancelled.
+ */
+export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShowInvalid }: Props) {
   const { t } = useTranslation();
-  const enabled = emailCampaignTriggerEnabled(c) && !busy;
+  const kind = emailCampaignRowAction(c);
+  const button = (label: string, icon: React.ReactNode, action: EmailAction | null, color?: "warning" | "primary" | "success") => (
+    <Tooltip title={label}>
+      <span>
+        <IconButton size="small" color={color} aria-label={label} disabled={action === null} onClick={action ? () => onAction(c, action) : undefined}>
+          {icon}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+  const main =
+    kind === "error" ? (
+      <Tooltip title={c.error_message}>
+        <ErrorIcon color="error" aria-label={c.error_message} />
+      </Tooltip>
+    ) : kind === "pause" ? (
+      button(t("emailCampaigns.actions.pause"), <PauseIcon fontSize="small" />, "pause", "warning")
+    ) : kind === "resume" ? (
+      button(t("emailCampaigns.actions.resume"), <PlayArrowIcon fontSize="small" />, "resume", "success")
+    ) : kind === "disabled" ? (
+      button(t("emailCampaigns.actions.analyzing"), <HourglassEmptyIcon fontSize="small" />, null)
+    ) : (
+      button(t("emailCampaigns.trigger"), <SendIcon fontSize="small" />, kind === "trigger" && emailCampaignTriggerEnabled(c) ? "trigger" : null, "primary")
+    );
   return (
     <TableRow hover data-testid="email-campaign-row" data-status={c.status}>
       <TableCell sx={{ wordBreak: "break-word" }}>{c.title}</TableCell>
@@ -45,19 +87,22 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onTrigger }: Pro
       <TableCell align="right" sx={WIDE} data-testid="email-clicked">{c.count_emails_clicked}</TableCell>
       <TableCell align="right" sx={XWIDE}>{c.count_emails_not_delivered}</TableCell>
       <TableCell align="right">{emailDeliveryPercent(c)}%</TableCell>
-      <TableCell align="right">
-        {c.status === "ERROR" ? (
-          <Tooltip title={c.error_message}>
-            <ErrorIcon color="error" aria-label={c.error_message} />
-          </Tooltip>
+      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+        {busy ? (
+          <CircularProgress size={20} aria-label="…" />
         ) : (
-          <Tooltip title={t("emailCampaigns.trigger")}>
-            <span>
-              <IconButton size="small" color="primary" aria-label={t("emailCampaigns.trigger")} disabled={!enabled} onClick={() => onTrigger(c)}>
-                {busy ? <CircularProgress size={18} /> : <SendIcon fontSize="small" />}
-              </IconButton>
-            </span>
-          </Tooltip>
+          <>
+            {c.invalid > 0 && (
+              <Tooltip title={t("campaigns.actions.invalidRows")}>
+                <IconButton size="small" aria-label={t("campaigns.actions.invalidRows")} onClick={() => onShowInvalid(c)}>
+                  <ListAltIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
+            {main}
+            {(EMAIL_CANCELLABLE as readonly string[]).includes(c.status) &&
+              button(t("emailCampaigns.actions.cancel"), <CancelOutlinedIcon fontSize="small" />, "cancel")}
+          </>
         )}
       </TableCell>
     </TableRow>

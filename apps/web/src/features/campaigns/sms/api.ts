@@ -1,4 +1,4 @@
-import type { ApiErrorBody, SmsCampaign, SmsCampaignCreateInput, SmsCampaignTemplate, SmsReportPage } from "@atende/shared";
+import type { ApiErrorBody, InvalidRowsPage, SmsCampaign, SmsCampaignCreateInput, SmsCampaignTemplate, SmsReportPage } from "@atende/shared";
 import { api, API_BASE, ApiError, getToken, refreshSession } from "../../../lib/api";
 import { brDate, type CampaignFilters } from "../api/campaigns";
 
@@ -8,6 +8,7 @@ export const smsKeys = {
   lists: ["sms-campaigns", "list"] as const,
   list: (f: CampaignFilters, page: number) => ["sms-campaigns", "list", f, page] as const,
   templates: ["sms-campaigns", "templates"] as const,
+  invalidRows: (id: number, page: number) => ["sms-campaigns", "invalid-rows", id, page] as const,
 };
 
 export const SMS_PAGE_SIZE = 40;
@@ -26,6 +27,8 @@ export const triggerSmsCampaign = (id: number) => api(`/sms/campaigns/${id}/trig
 export const pauseSmsCampaign = (id: number) => api(`/sms/campaigns/${id}/pause/`, { method: "PATCH" });
 export const resumeSmsCampaign = (id: number) => api(`/sms/campaigns/${id}/resume/`, { method: "PATCH" });
 export const cancelSmsCampaign = (id: number) => api(`/sms/campaigns/${id}/cancel/`, { method: "POST" });
+export const fetchSmsInvalidRows = (id: number, page: number, signal?: AbortSignal) =>
+  api<InvalidRowsPage>(`/sms/campaigns/${id}/invalid-rows/`, { query: { page }, signal });
 
 /**
  * PUT upload_url with the CSV as the raw text/csv body (streamed by the browser; the server writes it to

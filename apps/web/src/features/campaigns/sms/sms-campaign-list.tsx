@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Box, Button, Chip, MenuItem, Paper, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip, Typography } from "@mui/material";
+import { Box, Button, Chip, IconButton, MenuItem, Paper, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip, Typography } from "@mui/material";
+import ListAltIcon from "@mui/icons-material/ListAlt";
 import { useTranslation } from "react-i18next";
 import { channel, SMS_CAMPAIGN_STATUSES, type SmsCampaign } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
@@ -16,7 +17,8 @@ import { logFailure } from "../../../lib/log-failure";
 import { ApiError } from "../../../lib/api";
 import { campaignKeys, fetchAllCostCenters, type CampaignFilters } from "../api/campaigns";
 import { WIDE, XWIDE } from "../components/campaign-row";
-import { cancelSmsCampaign, fetchSmsReport, pauseSmsCampaign, resumeSmsCampaign, smsKeys, SMS_PAGE_SIZE, triggerSmsCampaign } from "./api";
+import { InvalidRowsDialog } from "../components/invalid-rows-dialog";
+import { cancelSmsCampaign, fetchSmsInvalidRows, fetchSmsReport, pauseSmsCampaign, resumeSmsCampaign, smsKeys, SMS_PAGE_SIZE, triggerSmsCampaign } from "./api";
 import { smsDeliveryPercent } from "./delivery-percent";
 import { SmsRowAction, type SmsAction } from "./sms-row-action";
 
@@ -81,6 +83,7 @@ export function SmsCampaignList() {
   };
 
   const [cancelling, setCancelling] = useState<SmsCampaign | null>(null);
+  const [showInvalid, setShowInvalid] = useState<SmsCampaign | null>(null);
 
   async function act(c: SmsCampaign, action: SmsAction) {
     setBusy(c.id);
@@ -169,13 +172,30 @@ export function SmsCampaignList() {
                 <TableCell sx={WIDE}>{formatInZone(c.created_at, timeZone)}</TableCell>
                 <TableCell sx={XWIDE}>{c.cost_center}</TableCell>
                 <TableCell align="right" sx={WIDE}>{c.total}</TableCell>
-                <TableCell align="right" sx={WIDE}>{c.invalid}</TableCell>
+                <TableCell align="right" sx={WIDE}>
+                  {c.invalid > 0 ? (
+                    <Tooltip title={t("campaigns.actions.invalidRows")}>
+                      <Box component="button" type="button" data-testid="sms-invalid" onClick={() => setShowInvalid(c)} sx={{ all: "unset", cursor: "pointer", color: "error.main", textDecoration: "underline" }}>
+                        {c.invalid}
+                      </Box>
+                    </Tooltip>
+                  ) : (
+                    0
+                  )}
+                </TableCell>
                 <TableCell align="right" sx={WIDE} data-testid="sms-triggered">{c.triggered}</TableCell>
                 <TableCell align="right" sx={WIDE} data-testid="sms-delivered">{c.delivered}</TableCell>
                 <TableCell align="right" sx={XWIDE}>{c.not_delivered}</TableCell>
                 <TableCell align="right" sx={XWIDE}>{c.clicks}</TableCell>
                 <TableCell align="right" data-testid="sms-delivery-percent">{smsDeliveryPercent(c)}%</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                  {c.invalid > 0 && (
+                    <Tooltip title={t("campaigns.actions.invalidRows")}>
+                      <IconButton size="small" aria-label={t("campaigns.actions.invalidRows")} onClick={() => setShowInvalid(c)} sx={{ display: { md: "none" } }}>
+                        <ListAltIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
                   <SmsRowAction c={c} timeZone={timeZone} busy={busy === c.id} onAction={(x, a) => (a === "cancel" ? setCancelling(x) : void act(x, a))} />
                 </TableCell>
               </TableRow>
@@ -196,6 +216,7 @@ export function SmsCampaignList() {
           {t("campaigns.pagination.next")}
         </Button>
       </Box>
+      <InvalidRowsDialog campaign={showInvalid} address="phone" queryKey={smsKeys.invalidRows} fetchPage={fetchSmsInvalidRows} onClose={() => setShowInvalid(null)} />
       <ConfirmationDialog
         open={cancelling !== null}
         title={t("campaigns.sms.actions.cancel")}
