@@ -1,13 +1,12 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseIsoTimestamptz } from "./timestamp-parser.js";
 
-const url = process.env.TEST_DATABASE_SERVER_URL;
 // pg's own parser, taken before sql.js (the last test) installs ours
 const parseDate = pg.types.getTypeParser(1184) as (text: string) => Date;
 let client: pg.Client;
 beforeAll(async () => {
-  client = new pg.Client(url);
+  client = new pg.Client(inject("dbServerUrl")); // the tests' PostgreSQL (test/global-setup.ts)
   await client.connect();
 });
 afterAll(() => client.end());
