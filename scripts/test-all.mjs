@@ -31,9 +31,13 @@ function vitest(name, dir, env = {}) {
   }
   const j = JSON.parse(readFileSync(report, "utf8"));
   passed += j.numPassedTests;
-  failed += j.numFailedTests;
+  // a file whose hooks failed reports its tests as skipped, not failed: it counts as one failure
+  const failedFilesWithoutFailedTests = (j.testResults ?? []).filter(
+    (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
+  ).length;
+  failed += j.numFailedTests + failedFilesWithoutFailedTests;
   skipped += j.numPendingTests + (j.numTodoTests ?? 0);
-  if (r.status !== 0 && j.numFailedTests === 0) broken = true;
+  if ((r.status !== 0 || !j.success) && j.numFailedTests + failedFilesWithoutFailedTests === 0) broken = true;
 }
 
 function playwright() {
