@@ -172,13 +172,13 @@ async function load(sql: Sql): Promise<number> {
   await timed("ticket cycles (tracking)", () =>
     sql.exec(
       `INSERT INTO ticket_traking (company_id, ticket_id, whatsapp_id, user_id, queue_id, origin_from_me, created_at, queued_at,
-                                   started_at, first_response_at, finished_at, rated_at, rating)
+                                   started_at, first_response_at, finished_at, rated_at, rating, ticket_status)
        SELECT t.company_id, t.id, t.whatsapp_id, t.user_id, t.queue_id, t.origin_from_me, t.created_at, t.created_at,
               CASE WHEN t.status <> 'pending' THEN t.created_at + interval '1 minute' * (t.id % 30) END,
               CASE WHEN t.status <> 'pending' THEN t.created_at + interval '1 minute' * (1 + t.id % 20) END,
               CASE WHEN t.status = 'closed' THEN t.updated_at END,
               CASE WHEN t.status = 'closed' AND t.id % 5 = 0 THEN t.updated_at + interval '5 minutes' END,
-              CASE WHEN t.status = 'closed' AND t.id % 5 = 0 THEN 1 + (t.id / 5) % 5 END
+              CASE WHEN t.status = 'closed' AND t.id % 5 = 0 THEN 1 + (t.id / 5) % 5 END, t.status
          FROM tickets t WHERE t.company_id = $1`,
       [c],
     ),

@@ -1,8 +1,10 @@
 import type { Sql } from "../../db/sql.js";
 
 /**
- * The dashboard's reads. Every query is scoped by company_id and is a range scan of one index of
- * ticket_traking (migration 0400): queued_at, started_at or finished_at. `tags` (null: no filter)
+ * The dashboard's live reads on the cycles: today's hourly chart, and the definition every roll-up
+ * answer (rollup.ts, the page's other figures) is tested against (reports/rollup.test.ts). Every
+ * query is scoped by company_id and is a range scan of one index of ticket_traking (migration 0400):
+ * queued_at, started_at or finished_at. `tags` (null: no filter)
  * keeps the cycles of tickets carrying at least one of the tags; the clause is left out of the SQL
  * when there are none, since `$n IS NULL OR EXISTS (…)` makes PostgreSQL give up the semi-join plan
  * (45 ms instead of 10 for 25k cycles).

@@ -49,13 +49,28 @@ export function startRollupSweep(sql: Sql, log: FastifyBaseLogger, everyMs = 60_
   return () => clearInterval(timer);
 }
 
+/**
+ * ` AND <the row's tag set holds one of the tags>` (migration 0790: each ticket, and each contact, in
+ * exactly one set, so "any of these tags" counts it once), the tags appended to `params`; nothing
+ * without tags.
+ */
+function inTagSets(tags: number[] | null, params: unknown[], alias: string): string {
+  if (!tags) return "";
+  params.push(tags);
+  return ` AND ${alias}.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND s.tag_ids && $${params.length}::int[])`;
+}
+
+/** The counts table: ticket_rollup, or with a tag filter the one that keeps the tickets' tag sets. */
+const countsTable = (tags: number[] | null) => (tags ? "ticket_rollup_present" : "ticket_rollup");
+
 /** Tickets waiting (pending) and being handled (open, paused) now, from the status counters. */
-export function currentLoad(sql: Sql, companyId: number) {
+export function currentLoad(sql: Sql, companyId: number, tags: number[] | null = null) {
+  const params: unknown[] = [companyId];
   return sql.one<{ pending: number; happening: number }>(
-    `SELECT COALESCE(sum(n) FILTER (WHERE status = 'pending'), 0)::int AS pending,
-            COALESCE(sum(n) FILTER (WHERE status IN ('open', 'paused')), 0)::int AS happening
-       FROM ticket_status_count WHERE company_id = $1`,
-    [companyId],
+    `SELECT COALESCE(sum(c.n) FILTER (WHERE c.status = 'pending'), 0)::int AS pending,
+            COALESCE(sum(c.n) FILTER (WHERE c.status IN ('open', 'paused')), 0)::int AS happening
+       FROM ticket_status_count c WHERE c.company_id = $1${inTagSets(tags, params, "c")}`,
+    params,
   );
 }
 
@@ -79,33 +94,38 @@ export function tagCounts(sql: Sql, companyId: number, days: Days) {
 const minutes = (sum: string, n: string) => `COALESCE(round((sum(${sum}) / NULLIF(sum(${n}), 0) / 60)::numeric, 1), 0)::float8`;
 
 /** Cycles finished in the days and their average handling time (accepted → finished). */
-export function finishedCycles(sql: Sql, companyId: number, days: Days) {
+export function finishedCycles(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
+  const params: unknown[] = [companyId, days.from, days.to];
   return sql.one<{ finished: number; avg_support: number }>(
     `SELECT COALESCE(sum(r.finished), 0)::int AS finished, ${minutes("r.support_sum", "r.support_n")} AS avg_support
-       FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date`,
-    [companyId, days.from, days.to],
+       FROM ${countsTable(tags)} r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}`,
+    params,
   );
 }
 
 /** Average wait of the cycles accepted in the days that waited at all. */
-export function waitTime(sql: Sql, companyId: number, days: Days) {
+export function waitTime(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
+  const params: unknown[] = [companyId, days.from, days.to];
   return sql.one<{ avg_wait: number }>(
     `SELECT ${minutes("r.wait_sum", "r.waited")} AS avg_wait
-       FROM ticket_rollup r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date`,
-    [companyId, days.from, days.to],
+       FROM ${countsTable(tags)} r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}`,
+    params,
   );
 }
 
-/** Contacts (not groups) created in the days. */
-export function leads(sql: Sql, companyId: number, days: Days) {
+/** Contacts (not groups) created in the days; with tags, those with a ticket carrying one (the contact's set). */
+export function leads(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
+  const params: unknown[] = [companyId, days.from, days.to];
   return sql.one<{ n: number }>(
-    "SELECT COALESCE(sum(n), 0)::int AS n FROM contact_rollup WHERE company_id = $1 AND day >= $2::date AND day <= $3::date",
-    [companyId, days.from, days.to],
+    `SELECT COALESCE(sum(r.n), 0)::int AS n FROM contact_rollup r
+      WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}`,
+    params,
   );
 }
 
 /** The attendants' figures (see repository.attendants) from the roll-up. */
-export function attendants(sql: Sql, companyId: number, days: Days) {
+export function attendants(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
+  const params: unknown[] = [companyId, days.from, days.to];
   return sql.many<{
     id: number;
     name: string;
@@ -121,8 +141,8 @@ export function attendants(sql: Sql, companyId: number, days: Days) {
               COALESCE(sum(r.started) FILTER (WHERE NOT r.origin_from_me), 0)::int AS count_receptivo,
               sum(r.support_n) AS support_n,
               ${minutes("r.support_sum", "r.support_n")} AS avg_support
-         FROM ticket_rollup r
-        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date AND r.user_id IS NOT NULL
+         FROM ${countsTable(tags)} r
+        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date AND r.user_id IS NOT NULL${inTagSets(tags, params, "r")}
         GROUP BY r.user_id
      )
      SELECT u.id, u.name, COALESCE(a.tickets, 0) AS tickets, COALESCE(a.count_ativo, 0) AS count_ativo,
@@ -132,6 +152,6 @@ export function attendants(sql: Sql, companyId: number, days: Days) {
        LEFT JOIN per_user a ON a.user_id = u.id
       WHERE u.company_id = $1
       ORDER BY lower(u.name), u.id`,
-    [companyId, days.from, days.to],
+    params,
   );
 }

@@ -16,14 +16,14 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
   const days = { from: range.dateFrom, to: range.dateTo };
 
   // The range's figures come from the daily roll-up (its pending changes folded in first); under a tag
-  // filter ("any of these tags": a ticket with two counts once) the figures read the cycles live.
+  // filter from the roll-up of the tickets' tag sets ("any of these tags": a ticket with two counts once).
   await rollup.compact(ctx.sql, companyId);
   const [load, finished, wait, newContacts, people, tagRows, hours] = await Promise.all([
-    tags ? repo.currentLoad(ctx.sql, companyId, tags) : rollup.currentLoad(ctx.sql, companyId),
-    tags ? repo.finishedCycles(ctx.sql, scope) : rollup.finishedCycles(ctx.sql, companyId, days),
-    tags ? repo.waitTime(ctx.sql, scope) : rollup.waitTime(ctx.sql, companyId, days),
-    tags ? repo.leads(ctx.sql, scope) : rollup.leads(ctx.sql, companyId, days),
-    tags ? repo.attendants(ctx.sql, scope) : rollup.attendants(ctx.sql, companyId, days),
+    rollup.currentLoad(ctx.sql, companyId, tags),
+    rollup.finishedCycles(ctx.sql, companyId, days, tags),
+    rollup.waitTime(ctx.sql, companyId, days, tags),
+    rollup.leads(ctx.sql, companyId, days, tags),
+    rollup.attendants(ctx.sql, companyId, days, tags),
     rollup.tagCounts(ctx.sql, companyId, days),
     repo.hourly(ctx.sql, today, timeZone),
   ]);

@@ -194,10 +194,16 @@ function filterSets(c: Company): ReportFilters[] {
     // combined: the per-group histograms
     { userId: c.users[2], queueId: c.queues[0] },
     { userId: "none", origin: "receptivo", whatsappId: c.conns[1] },
-    // a tag alone: the per-tag roll-up; with another filter: live
+    // a tag alone: the per-tag roll-up; with another filter: the tag sets' roll-up (0790)
     { tagId: c.tags[0] },
     { tagId: c.tags[1] },
     { tagId: c.tags[2], queueId: c.queues[1] },
+    // the ticket's status now (0790), alone, with a tag, with one or two of the cycle's filters
+    { status: "closed" },
+    { status: "open" },
+    { status: "pending", userId: c.users[1] },
+    { status: "closed", tagId: c.tags[0] },
+    { status: "closed", origin: "ativo", queueId: c.queues[0] },
   ];
 }
 
@@ -239,6 +245,16 @@ async function compareAll(c: Company, zone: string) {
     expect(await dashRollup.leads(app.sql, c.id, days), label).toEqual(await dashRepo.leads(app.sql, dash));
     expect(await dashRollup.attendants(app.sql, c.id, days), label).toEqual(await dashRepo.attendants(app.sql, dash));
     expect(await dashRollup.tagCounts(app.sql, c.id, days), label).toEqual(await dashRepo.tagCounts(app.sql, dash));
+    // the dashboard under a tag filter: "any of these tags" through the tag sets (migration 0790)
+    for (const tags of [[c.tags[0]!], [c.tags[0]!, c.tags[2]!], c.tags]) {
+      const byTags = { ...dash, tags };
+      const where = `${label} tags ${tags.join(",")}`;
+      expect(await dashRollup.currentLoad(app.sql, c.id, tags), where).toEqual(await dashRepo.currentLoad(app.sql, c.id, tags));
+      expect(await dashRollup.finishedCycles(app.sql, c.id, days, tags), where).toEqual(await dashRepo.finishedCycles(app.sql, byTags));
+      expect(await dashRollup.waitTime(app.sql, c.id, days, tags), where).toEqual(await dashRepo.waitTime(app.sql, byTags));
+      expect(await dashRollup.leads(app.sql, c.id, days, tags), where).toEqual(await dashRepo.leads(app.sql, byTags));
+      expect(await dashRollup.attendants(app.sql, c.id, days, tags), where).toEqual(await dashRepo.attendants(app.sql, byTags));
+    }
     // the reports
     for (const filters of filterSets(c)) {
       const s = { companyId: c.id, start, end, days, filters };
@@ -265,6 +281,10 @@ async function compareAll(c: Company, zone: string) {
       ["agent", { queueId: c.queues[0] }],
       ["connection", { origin: "ativo", userId: c.users[1] }],
       ["queue", { userId: "none" }],
+      ["agent", { status: "closed" }],
+      ["queue", { status: "open", tagId: c.tags[1] }],
+      ["connection", { tagId: c.tags[0], origin: "receptivo" }],
+      ["tag", { status: "closed" }],
     ] as [ReportDimension, ReportFilters][]) {
       const s = { companyId: c.id, start, end, days, filters };
       const rolled = await repo.breakdown(app.sql, s, by);
@@ -312,9 +332,20 @@ describe("report roll-up", () => {
           ORDER BY day, user_id, queue_id, whatsapp_id, origin_from_me`,
         [c.id],
       );
+    const present = () =>
+      app.sql.many(
+        `SELECT day, ticket_status, tagset_id, user_id, queue_id, whatsapp_id, origin_from_me, created, started, waited, wait_sum, finished,
+                support_n, support_sum, answered, rated, r1, r2, r3, r4, r5
+           FROM ticket_rollup_present WHERE company_id = $1 AND (created, started, finished, answered, rated) <> (0, 0, 0, 0, 0)
+          ORDER BY day, ticket_status, tagset_id, user_id, queue_id, whatsapp_id, origin_from_me`,
+        [c.id],
+      );
     const before = await snapshot();
+    const presentBefore = await present();
+    expect(presentBefore.length).toBeGreaterThan(0);
     await app.sql.exec("SELECT ticket_rollup_rebuild($1)", [c.id]);
     expect(await snapshot()).toEqual(before);
+    expect(await present()).toEqual(presentBefore);
   });
 
   it("folds every company's deltas in on the periodic sweep, without a read", async () => {

@@ -13,27 +13,40 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
 
 /**
  * The roll-up that holds these filters: "groups" (ticket_rollup: agent, queue, connection, origin in
- * any combination), "tags" (ticket_rollup_tag: a tag alone), or null: the ticket's current status, or
- * a tag with another filter, read the cycles live.
+ * any combination), "tags" (ticket_rollup_tag: a tag alone), or "present" (ticket_rollup_present,
+ * migration 0790: the ticket's status now and its tag set, with any of the cycle's filters).
  */
-function sourceFor(f: ReportFilters): "groups" | "tags" | null {
-  if (f.status !== undefined) return null;
-  if (f.tagId !== undefined) return setFilters(f).length === 0 ? "tags" : null;
+type Source = "groups" | "tags" | "present";
+function sourceFor(f: ReportFilters): Source {
+  if (f.status !== undefined) return "present";
+  if (f.tagId !== undefined) return setFilters(f).length === 0 ? "tags" : "present";
   return "groups";
 }
 
-export function servesFilters(f: ReportFilters): boolean {
-  return sourceFor(f) !== null;
+/** The clauses of the ticket's present (status, a tag through the tag sets), alias `alias`. */
+function presentFilterSql(f: ReportFilters, params: unknown[], alias: string): string {
+  let out = "";
+  if (f.status !== undefined) {
+    params.push(f.status);
+    out += ` AND ${alias}.ticket_status = $${params.length}`;
+  }
+  if (f.tagId !== undefined) {
+    params.push(f.tagId);
+    out += ` AND ${alias}.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND $${params.length}::int = ANY (s.tag_ids))`;
+  }
+  return out;
 }
 
 /** The table and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
 function countsScope(f: ReportFilters, params: unknown[], byTag = false): { table: string; where: string } {
   const days = "r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date";
   if (byTag) return { table: "ticket_rollup_tag", where: days }; // the breakdown by tag takes no filter here
-  if (sourceFor(f) === "tags") {
+  const source = sourceFor(f);
+  if (source === "tags") {
     params.push(f.tagId);
     return { table: "ticket_rollup_tag", where: `${days} AND r.tag_id = $${params.length}` };
   }
+  if (source === "present") return { table: "ticket_rollup_present", where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
   return { table: "ticket_rollup", where: days + rollupFilterSql(f, params) };
 }
 
@@ -78,13 +91,19 @@ function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: numb
   return { dim: HIST_DIM[k], key: k === "origin" ? (v === "ativo" ? 1 : 0) : (v as number | "none") };
 }
 
-/** Whether a summary (by null) or breakdown can be answered from the roll-up. */
+/**
+ * Whether a summary (by null) or breakdown can be answered from the roll-up. With the ticket's
+ * present (status, or a tag with other filters) the histograms are per (status, tag set) and one
+ * dimension: a summary with at most one of the cycle's filters, or a breakdown by agent, queue or
+ * connection without them; the rest (several of the cycle's filters, a breakdown by tag) is live.
+ */
 export function servesFigures(f: ReportFilters, by: ReportDimension | null): boolean {
   const source = sourceFor(f);
   if (by === "tag") return source === "groups" && setFilters(f).length === 0;
   if (source === "tags") return by === null;
+  if (source === "present") return by === null ? setFilters(f).length <= 1 : setFilters(f).length === 0;
   // without a per-dimension histogram, the per-group one (filters select a few groups)
-  return source === "groups";
+  return true;
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
@@ -161,6 +180,21 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
      WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
      GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
      ORDER BY 1, h.metric, h.bucket`;
+  } else if (sourceFor(f) === "present") {
+    // the ticket's present: per (status, tag set) and one dimension
+    const hist = histogramFor(f, by)!;
+    hParams.push(hist.dim);
+    let keyWhere = "";
+    if (hist.key === "none") keyWhere = " AND h.key IS NULL";
+    else if (hist.key !== null) {
+      hParams.push(hist.key);
+      keyWhere = ` AND h.key = $${hParams.length}`;
+    }
+    histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ticket_rollup_present_hist h
+     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}${presentFilterSql(f, hParams, "h")}
+     GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY h.key, h.metric, h.bucket`;
   } else if (!histogramFor(f, by)) {
     // several filters, or a filter with a breakdown: the histograms of the groups the filters keep
     const groupWhere = rollupFilterSql(f, hParams, "g");
