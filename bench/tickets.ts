@@ -544,10 +544,14 @@ async function main() {
       // several filters, a filter on a breakdown: the per-group histograms
       { name: "GET /reports/summary, 90 days, agent + queue filters", url: () => `/api/reports/summary?${period}&userId=${oneAgent}&queueId=${oneQueue}`, token: admin },
       { name: "GET /reports/breakdown by agent, 90 days, queue filter", url: () => `/api/reports/breakdown?by=agent&${period}&queueId=${oneQueue}`, token: admin },
-      // the ticket's current status: read live
-      { name: "GET /reports/summary, 90 days, status filter (live)", url: () => `/api/reports/summary?${period}&status=pending`, token: admin },
-      // the dashboard's tag filter ("any of these tags") reads the cycles live
-      { name: "GET /dashboard, 90 days, tag filter (live)", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]}`, token: admin },
+      // the ticket's present (status now, tag sets: migration 0790)
+      { name: "GET /reports/summary, 90 days, status filter (pending)", url: () => `/api/reports/summary?${period}&status=pending`, token: admin },
+      { name: "GET /reports/summary, 90 days, status filter (closed)", url: () => `/api/reports/summary?${period}&status=closed`, token: admin },
+      { name: "GET /reports/volume, 90 days, status filter (closed)", url: () => `/api/reports/volume?${period}&status=closed`, token: admin },
+      { name: "GET /reports/breakdown by agent, 90 days, status filter", url: () => `/api/reports/breakdown?by=agent&${period}&status=closed`, token: admin },
+      { name: "GET /reports/summary, 90 days, tag + queue filters", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /dashboard, 90 days, tag filter", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]}`, token: admin },
+      { name: "GET /dashboard, 90 days, two tags", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]},${tagIds[1]}`, token: admin },
       // the reports' single-tag filter reads the per-tag roll-up (migration 0412)
       { name: "GET /reports/summary, 90 days, tag filter", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}`, token: admin },
     ];
@@ -565,6 +569,24 @@ async function main() {
     );
     if (live.created !== sample.created || live.resolved !== sample.resolved) throw new Error(`summary ${JSON.stringify(sample)} differs from the cycles ${JSON.stringify(live)}`);
     log(`summary checked against the cycles: ${live.created} created, ${live.resolved} resolved`);
+    // the dashboard under two tags ("any of": a ticket counted once) against the cycles and tags themselves
+    const dashTags = (await fetch(`${base}/api/dashboard?${period}&idTags=${tagIds[0]},${tagIds[1]}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) =>
+      r.json(),
+    )) as { counters: { supportFinished: number; leads: number } };
+    const liveTags = await sql.one<{ finished: number; leads: number }>(
+      `SELECT (SELECT count(*) FROM ticket_traking tt, (SELECT time_zone AS z FROM companies WHERE id = $1) c
+                WHERE tt.company_id = $1 AND (tt.finished_at AT TIME ZONE z)::date BETWEEN $2::date AND $3::date
+                  AND EXISTS (SELECT 1 FROM ticket_tags g WHERE g.ticket_id = tt.ticket_id AND g.tag_id = ANY ($4::int[])))::int AS finished,
+              (SELECT count(*) FROM contacts ct, (SELECT time_zone AS z FROM companies WHERE id = $1) c
+                WHERE ct.company_id = $1 AND NOT ct.is_group AND (ct.created_at AT TIME ZONE z)::date BETWEEN $2::date AND $3::date
+                  AND EXISTS (SELECT 1 FROM tickets t JOIN ticket_tags g ON g.ticket_id = t.id
+                               WHERE t.company_id = $1 AND t.contact_id = ct.id AND g.tag_id = ANY ($4::int[])))::int AS leads`,
+      [seeded.companyId, day(89), day(0), tagIds.slice(0, 2)],
+    );
+    if (dashTags.counters.supportFinished !== liveTags.finished || dashTags.counters.leads !== liveTags.leads) {
+      throw new Error(`dashboard under two tags ${JSON.stringify(dashTags.counters)} differs from the cycles ${JSON.stringify(liveTags)}`);
+    }
+    log(`dashboard under two tags checked against the cycles: ${liveTags.finished} finished, ${liveTags.leads} leads`);
     if (ONLY_REPORTS) {
       const webhooks = process.env.BENCH_WEBHOOK_LOAD ? await startWebhookLoad(url) : null;
       try {

@@ -65,9 +65,9 @@ BEGIN
   PERFORM 1 FROM tickets t WHERE t.id = ANY (p_tickets) ORDER BY t.id FOR NO KEY UPDATE;
   UPDATE tickets t SET tagset_id = s.set_id
     FROM (SELECT t2.id,
-                 ticket_tagset_id(t2.company_id, ARRAY(SELECT DISTINCT g.tag_id FROM ticket_tags g
-                                                        WHERE g.ticket_id = t2.id AND g.company_id = t2.company_id
-                                                        ORDER BY g.tag_id)) AS set_id
+                 -- by the primary key alone (ticket_id, tag_id): with company_id too, a table without statistics
+                 -- yet (a first bulk tagging) got a BitmapAnd with the company's whole tag index per ticket
+                 ticket_tagset_id(t2.company_id, ARRAY(SELECT g.tag_id FROM ticket_tags g WHERE g.ticket_id = t2.id ORDER BY g.tag_id)) AS set_id
             FROM tickets t2 WHERE t2.id = ANY (p_tickets)) s
    WHERE t.id = s.id AND t.tagset_id IS DISTINCT FROM s.set_id;
 END $$;
