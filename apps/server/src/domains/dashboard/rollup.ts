@@ -91,24 +91,54 @@ export function tagCounts(sql: Sql, companyId: number, days: Days) {
 }
 
 /** SQL minutes with one decimal from a sum of seconds over a count, as the live `avg` gives them. */
-const minutes = (sum: string, n: string) => `COALESCE(round((sum(${sum}) / NULLIF(sum(${n}), 0) / 60)::numeric, 1), 0)::float8`;
+const minutes = (sum: string, n: string) => `COALESCE(round((${sum} / NULLIF(${n}, 0) / 60)::numeric, 1), 0)::float8`;
 
-/** Cycles finished in the days and their average handling time (accepted → finished). */
-export function finishedCycles(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
-  const params: unknown[] = [companyId, days.from, days.to];
-  return sql.one<{ finished: number; avg_support: number }>(
-    `SELECT COALESCE(sum(r.finished), 0)::int AS finished, ${minutes("r.support_sum", "r.support_n")} AS avg_support
-       FROM ${countsTable(tags)} r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}`,
-    params,
-  );
+export interface RangeFigures {
+  /** cycles finished in the days, and their average handling time (accepted → finished) */
+  finished: number;
+  avg_support: number;
+  /** average wait of the cycles accepted in the days that waited at all */
+  avg_wait: number;
+  /** every user of the company (see repository.attendants) */
+  attendants: {
+    id: number;
+    name: string;
+    tickets: number;
+    count_ativo: number;
+    count_receptivo: number;
+    avg_support: number;
+    online: boolean;
+  }[];
 }
 
-/** Average wait of the cycles accepted in the days that waited at all. */
-export function waitTime(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
+/**
+ * The range's figures in one scan of the days' roll-up rows (grouped per agent first, then summed):
+ * the finished count and average handling time, the average wait and the attendants' figures. Under
+ * a tag filter the rows are those of the tag sets holding one of the tags.
+ */
+export async function rangeFigures(sql: Sql, companyId: number, days: Days, tags: number[] | null = null): Promise<RangeFigures> {
   const params: unknown[] = [companyId, days.from, days.to];
-  return sql.one<{ avg_wait: number }>(
-    `SELECT ${minutes("r.wait_sum", "r.waited")} AS avg_wait
-       FROM ${countsTable(tags)} r WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}`,
+  return sql.one<RangeFigures>(
+    `WITH per_user AS (
+       SELECT r.user_id, sum(r.finished) AS finished, sum(r.support_sum) AS support_sum, sum(r.support_n) AS support_n,
+              sum(r.wait_sum) AS wait_sum, sum(r.waited) AS waited, sum(r.started) AS started,
+              COALESCE(sum(r.started) FILTER (WHERE r.origin_from_me), 0) AS ativo,
+              COALESCE(sum(r.started) FILTER (WHERE NOT r.origin_from_me), 0) AS receptivo
+         FROM ${countsTable(tags)} r
+        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}
+        GROUP BY r.user_id
+     ), people AS (
+       SELECT COALESCE(json_agg(json_build_object(
+                'id', u.id, 'name', u.name, 'tickets', COALESCE(a.started, 0)::int, 'count_ativo', COALESCE(a.ativo, 0)::int,
+                'count_receptivo', COALESCE(a.receptivo, 0)::int, 'avg_support', ${minutes("a.support_sum", "a.support_n")},
+                'online', COALESCE(u.last_seen_at > now() - interval '5 minutes' OR (u.online AND u.last_seen_at > now() - interval '10 minutes'), false)
+              ) ORDER BY lower(u.name), u.id), '[]'::json) AS attendants
+         FROM users u LEFT JOIN per_user a ON a.user_id = u.id
+        WHERE u.company_id = $1
+     )
+     SELECT COALESCE(sum(p.finished), 0)::int AS finished, ${minutes("sum(p.support_sum)", "sum(p.support_n)")} AS avg_support,
+            ${minutes("sum(p.wait_sum)", "sum(p.waited)")} AS avg_wait, (SELECT attendants FROM people) AS attendants
+       FROM per_user p`,
     params,
   );
 }
@@ -123,35 +153,3 @@ export function leads(sql: Sql, companyId: number, days: Days, tags: number[] | 
   );
 }
 
-/** The attendants' figures (see repository.attendants) from the roll-up. */
-export function attendants(sql: Sql, companyId: number, days: Days, tags: number[] | null = null) {
-  const params: unknown[] = [companyId, days.from, days.to];
-  return sql.many<{
-    id: number;
-    name: string;
-    tickets: number;
-    count_ativo: number;
-    count_receptivo: number;
-    avg_support: number;
-    online: boolean;
-  }>(
-    `WITH per_user AS (
-       SELECT r.user_id, sum(r.started)::int AS tickets,
-              COALESCE(sum(r.started) FILTER (WHERE r.origin_from_me), 0)::int AS count_ativo,
-              COALESCE(sum(r.started) FILTER (WHERE NOT r.origin_from_me), 0)::int AS count_receptivo,
-              sum(r.support_n) AS support_n,
-              ${minutes("r.support_sum", "r.support_n")} AS avg_support
-         FROM ${countsTable(tags)} r
-        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date AND r.user_id IS NOT NULL${inTagSets(tags, params, "r")}
-        GROUP BY r.user_id
-     )
-     SELECT u.id, u.name, COALESCE(a.tickets, 0) AS tickets, COALESCE(a.count_ativo, 0) AS count_ativo,
-            COALESCE(a.count_receptivo, 0) AS count_receptivo, COALESCE(a.avg_support, 0) AS avg_support,
-            COALESCE(u.last_seen_at > now() - interval '5 minutes' OR (u.online AND u.last_seen_at > now() - interval '10 minutes'), false) AS online
-       FROM users u
-       LEFT JOIN per_user a ON a.user_id = u.id
-      WHERE u.company_id = $1
-      ORDER BY lower(u.name), u.id`,
-    params,
-  );
-}

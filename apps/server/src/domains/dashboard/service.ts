@@ -18,12 +18,10 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
   // The range's figures come from the daily roll-up (its pending changes folded in first); under a tag
   // filter from the roll-up of the tickets' tag sets ("any of these tags": a ticket with two counts once).
   await rollup.compact(ctx.sql, companyId);
-  const [load, finished, wait, newContacts, people, tagRows, hours] = await Promise.all([
+  const [load, figures, newContacts, tagRows, hours] = await Promise.all([
     rollup.currentLoad(ctx.sql, companyId, tags),
-    rollup.finishedCycles(ctx.sql, companyId, days, tags),
-    rollup.waitTime(ctx.sql, companyId, days, tags),
+    rollup.rangeFigures(ctx.sql, companyId, days, tags),
     rollup.leads(ctx.sql, companyId, days, tags),
-    rollup.attendants(ctx.sql, companyId, days, tags),
     rollup.tagCounts(ctx.sql, companyId, days),
     repo.hourly(ctx.sql, today, timeZone),
   ]);
@@ -32,12 +30,12 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
     counters: {
       supportPending: load.pending,
       supportHappening: load.happening,
-      supportFinished: finished.finished,
+      supportFinished: figures.finished,
       leads: newContacts.n,
-      avgSupportTime: finished.avg_support,
-      avgWaitTime: wait.avg_wait,
+      avgSupportTime: figures.avg_support,
+      avgWaitTime: figures.avg_wait,
     },
-    attendants: people.map((p) => ({
+    attendants: figures.attendants.map((p) => ({
       id: p.id,
       name: p.name,
       tickets: p.tickets,
