@@ -11,6 +11,7 @@ import { CampaignFileError, decoderStream, detectEncoding } from "./encoding.js"
 import { emitCampaign } from "./events.js";
 import { templateComponents } from "./template-check.js";
 import { blockListMatcher } from "../keywords/service.js";
+import { JsonRowBuffer } from "./row-buffer.js";
 
 export const ANALYSIS_JOB = "campaigns.analyse";
 export const analysisJobPayload = z.object({ companyId: z.number().int(), campaignId: z.number().int() });
@@ -24,27 +25,18 @@ export interface AnalysisHooks {
   afterBatch?: (batch: number) => void | Promise<void>;
 }
 
-interface Batch {
-  rowNumber: number[];
-  phone: string[];
-  cpf: string[];
-  email: string[];
-  variables: string[];
-  state: string[];
-  reason: string[];
-  templateId: (number | null)[];
-}
-const emptyBatch = (): Batch => ({ rowNumber: [], phone: [], cpf: [], email: [], variables: [], state: [], reason: [], templateId: [] });
-
-async function insertBatch(sql: Sql, companyId: number, campaignId: number, b: Batch): Promise<void> {
+/**
+ * A batch's rows as a JSON array of [row number, phone, cpf, email, [variables], state, reason,
+ * template id], inserted in one statement.
+ */
+async function insertBatch(sql: Sql, companyId: number, campaignId: number, rows: string): Promise<void> {
   await sql.exec(
     `INSERT INTO campaign_recipients (company_id, campaign_id, row_number, phone, cpf, email, variables, state, invalid_reason, template_id)
-     SELECT $1, $2, r.n, r.phone, r.cpf, r.email,
-            ARRAY(SELECT v.value FROM json_array_elements_text(r.vars::json) WITH ORDINALITY AS v(value, i) ORDER BY v.i),
-            r.state, r.reason, r.template
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[])
-            AS r(n, phone, cpf, email, vars, state, reason, template)`,
-    [companyId, campaignId, b.rowNumber, b.phone, b.cpf, b.email, b.variables, b.state, b.reason, b.templateId],
+     SELECT $1, $2, (e->>0)::int, e->>1, e->>2, e->>3,
+            ARRAY(SELECT v.value FROM json_array_elements_text(e->4) WITH ORDINALITY AS v(value, i) ORDER BY v.i),
+            e->>5, e->>6, (e->>7)::int
+       FROM json_array_elements($3::json) AS e`,
+    [companyId, campaignId, rows],
   );
 }
 
@@ -177,15 +169,14 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
   // the company's block list (Keywords), while it is on: a row whose variables carry a listed word is not sent
   const blocked = await blockListMatcher(ctx.sql, companyId);
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
-  let batch = emptyBatch();
+  const batch = new JsonRowBuffer();
   let batches = 0;
   let total = 0;
   let invalid = 0;
 
   const flush = async () => {
-    if (batch.rowNumber.length === 0) return;
-    await insertBatch(ctx.sql, companyId, campaignId, batch);
-    batch = emptyBatch();
+    if (batch.count === 0) return;
+    await insertBatch(ctx.sql, companyId, campaignId, batch.take());
     await ctx.sql.exec("UPDATE campaigns SET analysed_rows = $3, updated_at = now() WHERE company_id = $1 AND id = $2", [companyId, campaignId, total]);
     batches += 1;
     await hooks.afterBatch?.(batches);
@@ -222,15 +213,17 @@ async function readRecipients(ctx: AppContext, payload: AnalysisJobPayload, c: C
         if (words.length) reason = CAMPAIGN_ROW_REASONS.blockedWords(words);
       }
       if (reason) invalid += 1;
-      batch.rowNumber.push(total);
-      batch.phone.push(phone ?? rawPhone);
-      batch.cpf.push((record[columns.cpf] ?? "").trim());
-      batch.email.push((record[columns.email] ?? "").trim());
-      batch.variables.push(JSON.stringify(variables));
-      batch.state.push(reason ? "invalid" : "pending");
-      batch.reason.push(reason);
-      batch.templateId.push(template?.id ?? null);
-      if (batch.rowNumber.length >= ANALYSIS_BATCH) await flush();
+      batch.push([
+        total,
+        phone ?? rawPhone,
+        (record[columns.cpf] ?? "").trim(),
+        (record[columns.email] ?? "").trim(),
+        variables,
+        reason ? "invalid" : "pending",
+        reason,
+        template?.id ?? null,
+      ]);
+      if (batch.count >= ANALYSIS_BATCH) await flush();
     }
     await reading;
   } catch (err) {
