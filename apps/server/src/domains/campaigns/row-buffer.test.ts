@@ -6,9 +6,9 @@ describe("JsonRowBuffer", () => {
     const b = new JsonRowBuffer();
     expect(b.take()).toBe("[]");
     const rows: unknown[][] = [];
-    for (let i = 0; i < 5000; i++) rows.push([i, `5511${i}`, "çã \"aspas\" ; é", ["ü", "😀".repeat(i % 50), ""], i % 3 ? null : 7]);
+    for (let i = 0; i < 8000; i++) rows.push([i, `5511${i}`, "çã \"aspas\" ; é", ["ü", "😀".repeat(i % 50), ""], i % 3 ? null : 7]);
     for (const r of rows) b.push(r);
-    expect(b.count).toBe(5000);
+    expect(b.count).toBe(8000);
     const text = b.take();
     expect(Buffer.byteLength(text)).toBeGreaterThan(1 << 20);
     expect(JSON.parse(text)).toEqual(rows);
