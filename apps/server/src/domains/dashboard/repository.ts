@@ -148,13 +148,22 @@ export function tagCounts(sql: Sql, s: Omit<Scope, "tags">) {
   );
 }
 
-/** Cycles that entered today per hour of the company's clock (missing hours are absent). */
+/**
+ * Cycles that entered today per hour of the company's clock (missing hours are absent). Under a tag
+ * filter through the cycle's copy of its ticket's tag set (migration 0790): joining the tickets' tags
+ * hashed every tagged ticket of the company (90 ms at 1M tickets), the sets are a handful.
+ */
 export function hourly(sql: Sql, s: Scope, timeZone: string) {
   const params: unknown[] = [s.companyId, s.start, s.end, timeZone];
+  let tags = "";
+  if (s.tags) {
+    params.push(s.tags);
+    tags = ` AND tt.tagset_id IN (SELECT ts.id FROM ticket_tagsets ts WHERE ts.company_id = $1 AND ts.tag_ids && $${params.length}::int[])`;
+  }
   return sql.many<{ hour: number; tickets: number }>(
     `SELECT extract(hour FROM tt.queued_at AT TIME ZONE $4)::int AS hour, count(*)::int AS tickets
        FROM ticket_traking tt
-      WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3${tagged(s.tags, params, "tt")}
+      WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3${tags}
       GROUP BY 1`,
     params,
   );
