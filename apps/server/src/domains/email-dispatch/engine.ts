@@ -7,17 +7,12 @@ import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/event
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { campaignMessage, type CampaignContent } from "./message.js";
 import type { SendOutcome } from "../../core/metrics.js";
+import { SendPacer } from "../../core/send-pacer.js";
 import { recordResults, reconcileUnconfirmed, type RowResult } from "./record.js";
 import * as repo from "./repository.js";
 
 /** Claims are sized for a quarter second of the rate, so a cancel or pause stops sending within it. */
 const BATCH_SECONDS = 0.25;
-/**
- * Margin added to the sliding one-second window, counted from the **answer** of the send `rate` places
- * before (see `slot`). The relay timestamps a message before it answers, so 1 ms (the clock's grain)
- * is enough; every `rate` sends lose it plus that answer's latency.
- */
-const WINDOW_MARGIN_MS = 1;
 const IDLE_MS = 250;
 const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
@@ -31,29 +26,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A seam for tests and the bench: when each send starts (the pacing's own clock). */
 export const emailSendStarts: { observe?: (at: number) => void } = {};
-
-/** One paced send: when it started, and when its answer came (null while in flight). */
-interface SendMark {
-  start: number;
-  answered: number | null;
-  settled: Promise<void>;
-  /** Marks the answer's time (once); every mark is settled, sent or not, or the pacing would wait on it forever. */
-  settle: () => void;
-}
-
-function sendMark(start: number): SendMark {
-  let resolve!: () => void;
-  const mark: SendMark = {
-    start,
-    answered: null,
-    settled: new Promise<void>((r) => (resolve = r)),
-    settle: () => {
-      if (mark.answered === null) mark.answered = Date.now();
-      resolve();
-    },
-  };
-  return mark;
-}
 
 type Claim = { kind: "rows"; campaign: CampaignContent; rows: repo.ClaimedRow[]; optedOut: Set<string> } | { kind: "idle"; campaignIds: number[] } | { kind: "done" };
 
@@ -70,9 +42,7 @@ export class EmailDispatcher {
   private stopped = false;
   private started = false;
   private lastReconcile = 0;
-  /** The latest sends: when each started and when its answer came (null while in flight). */
-  private readonly marks: SendMark[] = [];
-  private nextSlot = 0;
+  private pacer: SendPacer | null = null;
   private turn = 0;
   private readonly contents = new Map<number, CampaignContent>();
   /** Campaigns not to send for (paused, cancelled): id → when it was learned. */
@@ -223,7 +193,7 @@ export class EmailDispatcher {
           // a campaign whose last rows a dead process left `sending` finishes once they are reconciled
           await this.reconcileIfDue();
           for (const id of claim.campaignIds) await this.finish(id);
-          this.nextSlot = 0;
+          this.pacing(rate).restart();
           await sleep(IDLE_MS);
           continue;
         }
@@ -261,41 +231,10 @@ export class EmailDispatcher {
     }
   }
 
-  /**
-   * Pacing: send i starts no earlier than t0 + i/rate; no earlier than the **answer** to the send `rate`
-   * places before it + 1 s + WINDOW_MARGIN_MS; and only when the driver has a free pooled connection.
-   * The relay sees a message (MAIL FROM) after its send starts and before it answers, so counting the
-   * window from the answer puts no more than `rate` messages in any one second *where the relay counts
-   * them*, whatever delays a message on its way (a new connection's handshake, a busy event loop on
-   * either side); counting from the start, as before, let a message delayed by its connection's
-   * handshake land in the same second as later ones. The cost: every `rate` sends wait one answer's
-   * latency (1–5 ms on loopback). Waiting for a free connection keeps a message from queueing inside
-   * the pool and leaving in a burst with others when its slot has passed.
-   */
-  private async slot(rate: number, driver: MailDriver): Promise<SendMark> {
-    for (;;) {
-      await driver.connectionFree?.();
-      const anchor = this.marks.length >= rate ? this.marks[this.marks.length - rate]! : null;
-      if (anchor && anchor.answered === null) {
-        await anchor.settled;
-        continue;
-      }
-      const now = Date.now();
-      if (this.nextSlot < now - 1000) this.nextSlot = now; // idle, or over a second behind: the schedule restarts
-      let at = Math.max(this.nextSlot, now);
-      if (anchor) at = Math.max(at, anchor.answered! + 1000 + WINDOW_MARGIN_MS);
-      if (at <= now) break;
-      await sleep(Math.max(1, at - now));
-    }
-    const started = Date.now();
-    emailSendStarts.observe?.(started);
-    const mark = sendMark(started);
-    this.marks.push(mark);
-    if (this.marks.length > rate * 2) this.marks.splice(0, this.marks.length - rate);
-    // the next slot follows the schedule, not this send's (possibly late) start: a send delayed by a busy
-    // event loop is caught up by the next ones, still bounded by the one-second window above
-    this.nextSlot += 1000 / rate;
-    return mark;
+  /** The pacing (core/send-pacer.ts), kept across loops so the one-second window spans an idle pause. */
+  private pacing(rate: number): SendPacer {
+    this.pacer ??= new SendPacer({ rate, observe: (at) => emailSendStarts.observe?.(at) });
+    return this.pacer;
   }
 
   /**
@@ -324,7 +263,8 @@ export class EmailDispatcher {
       }
       // built before the slot: the signing and HTML work stays off the paced path
       const message = campaignMessage(c, row, settings);
-      const mark = await this.slot(rate, driver);
+      // a free pooled connection too, so the message is on the wire when its slot comes (not queued in the pool)
+      const mark = await this.pacing(rate).slot(driver.connectionFree ? () => driver.connectionFree!() : undefined);
       if (this.halted.has(c.id)) {
         mark.settle();
         unsent.push(...rows.slice(i).map((r) => r.id));
