@@ -148,6 +148,10 @@ describe("removing", () => {
       [t.companyId],
     );
     expect(audit.details).toMatchObject({ channel: "email", address: "ana.souza@loja.test", source: "admin", reference: `user:${t.supervisor.id}` });
+    // a long address (64 + 1 + 189 characters, URL-encoded past Fastify's default 100) is removed too
+    const long = `${"l".repeat(64)}@${"d".repeat(185)}.com`;
+    expect((await api("POST", "/api/opt-outs", t.supervisor.token, { channel: "email", address: long })).statusCode).toBe(200);
+    expect((await api("DELETE", `/api/opt-outs/email/${encodeURIComponent(long)}`)).statusCode).toBe(200);
     // the number, by the written form too
     expect((await api("DELETE", `/api/opt-outs/sms/${encodeURIComponent("(11) 98888-0001")}`, t.admin.token)).statusCode).toBe(200);
     expect((await listed("?channel=sms")).count).toBe(0);
