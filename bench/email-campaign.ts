@@ -36,6 +36,14 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
+/** p50 / p95 / p99 / max of a list of milliseconds. */
+function percentiles(ms: number[]): string {
+  if (!ms.length) return "no samples";
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(0);
+  return `p50 ${at(50)} ms, p95 ${at(95)} ms, p99 ${at(99)} ms, max ${s.at(-1)!.toFixed(0)} ms (${s.length} messages)`;
+}
+
 async function main() {
   const db = await benchDatabase("email-campaign");
   const pool = createPool(db.url, 4);
@@ -97,6 +105,16 @@ async function main() {
       }
     };
 
+    /** How long after the server saw a message its answer was recorded: what the pacing's window waits (core/send-pacer.ts). */
+    const latencies = async (id: number) => {
+      const arrived = new Map(smtp.received.map((m) => [m.to[0]!.toLowerCase(), m.at]));
+      const rows = await sql.many<{ email: string; at: number }>(
+        "SELECT lower(email) AS email, (extract(epoch FROM sent_at) * 1000)::float8 AS at FROM email_campaign_recipients WHERE campaign_id = $1 AND sent_at IS NOT NULL",
+        [id],
+      );
+      return percentiles(rows.flatMap((r) => (arrived.has(r.email) ? [r.at - arrived.get(r.email)!] : [])));
+    };
+
     let dispatcher = await server();
     const id = await campaign(RECIPIENTS, 0);
     const t0 = Date.now();
@@ -107,6 +125,8 @@ async function main() {
       `rate ${RATE}/s, ${RECIPIENTS} e-mails: ${smtp.received.length} received in ${((Date.now() - t0) / 1000).toFixed(1)} s (trigger to FINISHED); ` +
         `measured ${f.rate.toFixed(1)}/s (${((f.rate / RATE - 1) * 100).toFixed(2)} %), max arrivals in any 1-s window ${f.maxWindow}; load average ${load()}`,
     );
+
+    log(`answer latency (the row's recorded answer − its MAIL FROM at the server): ${await latencies(id)}`);
 
     // crash: kill -9 of the dispatching process mid-campaign, then a new one
     const before = smtp.received.length;

@@ -54,11 +54,11 @@ test("a supervisor sees, searches, adds and removes opt-outs", async ({ page }) 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("+5511977776666");
   await page.getByPlaceholder("Pesquisar e-mail ou número...").fill("");
-  await page.getByLabel("Canal").click();
+  await page.getByRole("combobox", { name: /^Canal/ }).click();
   await page.getByRole("option", { name: "E-mail" }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("devolvido@cliente.test");
-  await page.getByLabel("Canal").click();
+  await page.getByRole("combobox", { name: /^Canal/ }).click();
   await page.getByRole("option", { name: "Todos" }).click();
   await expect(rows).toHaveCount(2);
 
