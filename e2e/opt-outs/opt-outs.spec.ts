@@ -74,7 +74,8 @@ test("a supervisor sees, searches, adds and removes opt-outs", async ({ page }) 
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText("+5511988887777");
   await expect(rows.first()).toContainText("Incluído manualmente");
-  // the same number again is refused with the catalogue's message
+  // the same number again is refused with the catalogue's message (the browser logs the 409)
+  consoleErrors.allow(/409 \(Conflict\).*\/api\/opt-outs/);
   await page.getByRole("button", { name: "Adicionar" }).click();
   await add.getByRole("textbox", { name: "Número" }).fill("+55 11 98888-7777");
   await add.getByRole("button", { name: "Salvar" }).click();

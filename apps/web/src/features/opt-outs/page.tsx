@@ -75,7 +75,12 @@ export default function OptOutsPage() {
         {t("optOuts.explain")}
       </Typography>
       <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "minmax(0, 240px)" }, mb: 2 }}>
-        <TextField select size="small" label={t("optOuts.filters.channel")} value={channel} onChange={(e) => filter(setChannel)(e.target.value as OptOutChannel | "")}>
+        <TextField
+          select
+          size="small"
+          label={t("optOuts.filters.channel")}
+          value={channel}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }} onChange={(e) => filter(setChannel)(e.target.value as OptOutChannel | "")}>
           <MenuItem value="">{t("optOuts.filters.all")}</MenuItem>
           {OPT_OUT_CHANNELS.map((c) => (
             <MenuItem key={c} value={c}>

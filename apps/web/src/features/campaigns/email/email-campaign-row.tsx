@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Chip, CircularProgress, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow, Tooltip } from "@mui/material";
+import { Box, Chip, CircularProgress, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow, Tooltip } from "@mui/material";
 import SendIcon from "@mui/icons-material/Send";
 import MoreVertIcon from "@mui/icons-material/MoreVert";
 import PauseIcon from "@mui/icons-material/Pause";
@@ -109,6 +109,8 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShow
               </Tooltip>
             )}
             {main}
+            {/* keeps the row's action in the same column when there is no menu */}
+            {secondary.length === 0 && <Box component="span" sx={{ display: "inline-block", width: 34 }} aria-hidden />}
             {secondary.length > 0 && (
               <>
                 <Tooltip title={t("emailCampaigns.actions.more")}>
