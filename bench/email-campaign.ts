@@ -7,7 +7,8 @@
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/email-campaign.ts   # an empty database you own
  *
  * Knobs: BENCH_RECIPIENTS (100000), BENCH_RATE (EMAIL_RATE_PER_SECOND, 500), BENCH_CRASH_RECIPIENTS
- * (20000), BENCH_KILL_AFTER (e-mails before the kill -9, 5000), BENCH_SMTP_CONNECTIONS (the pool, 20).
+ * (20000), BENCH_KILL_AFTER (e-mails before the kill -9, 5000), BENCH_SMTP_CONNECTIONS (the pool, 20),
+ * BENCH_FINISH_LIMIT_S (how long the 100k run may take, default twice its ideal time + 60 s).
  *
  * Reports: the measured rate (messages − 1 over first-to-last arrival) against the configured one, the
  * largest count of arrivals in any one-second window, the load average; then the crash run: the
@@ -35,6 +36,14 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
+
+/** p50 / p95 / p99 / max of a list of milliseconds. */
+function percentiles(ms: number[]): string {
+  if (!ms.length) return "no samples";
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(0);
+  return `p50 ${at(50)} ms, p95 ${at(95)} ms, p99 ${at(99)} ms, max ${s.at(-1)!.toFixed(0)} ms (${s.length} messages)`;
+}
 
 async function main() {
   const db = await benchDatabase("email-campaign");
@@ -97,16 +106,28 @@ async function main() {
       }
     };
 
+    /** How long after the server saw a message its answer was recorded: what the pacing's window waits (core/send-pacer.ts). */
+    const latencies = async (id: number) => {
+      const arrived = new Map(smtp.received.map((m) => [m.to[0]!.toLowerCase(), m.at]));
+      const rows = await sql.many<{ email: string; at: number }>(
+        "SELECT lower(email) AS email, (extract(epoch FROM sent_at) * 1000)::float8 AS at FROM email_campaign_recipients WHERE campaign_id = $1 AND sent_at IS NOT NULL",
+        [id],
+      );
+      return percentiles(rows.flatMap((r) => (arrived.has(r.email) ? [r.at - arrived.get(r.email)!] : [])));
+    };
+
     let dispatcher = await server();
     const id = await campaign(RECIPIENTS, 0);
     const t0 = Date.now();
     await trigger(id);
-    await finished(id, (RECIPIENTS / RATE) * 1000 * 2 + 60_000);
+    await finished(id, Number(process.env.BENCH_FINISH_LIMIT_S ?? 0) * 1000 || (RECIPIENTS / RATE) * 1000 * 2 + 60_000);
     const f = rateFigures(smtp.received.map((m) => m.at));
     log(
       `rate ${RATE}/s, ${RECIPIENTS} e-mails: ${smtp.received.length} received in ${((Date.now() - t0) / 1000).toFixed(1)} s (trigger to FINISHED); ` +
         `measured ${f.rate.toFixed(1)}/s (${((f.rate / RATE - 1) * 100).toFixed(2)} %), max arrivals in any 1-s window ${f.maxWindow}; load average ${load()}`,
     );
+
+    log(`answer latency (the row's recorded answer − its MAIL FROM at the server): ${await latencies(id)}`);
 
     // crash: kill -9 of the dispatching process mid-campaign, then a new one
     const before = smtp.received.length;

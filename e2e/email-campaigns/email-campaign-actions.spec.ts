@@ -3,10 +3,10 @@ import { watchConsole } from "../sandbox/helpers.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 
 /**
- * The E-mail tab's row actions (spec 3 §4, with pause, resume and cancel): a sending campaign shows
- * Pausar, a paused one Retomar, one in analysis a disabled button, one created by the API a disabled
- * Disparar, a finished one nothing to do; Cancelar asks first. The campaigns are written to the
- * database as the analysis leaves them; the server's dispatcher sends the running one (sandbox mailbox).
+ * The E-mail tab's row actions: spec 3 §4's action exactly (RUNNING disabled, in analysis disabled,
+ * otherwise Disparar, enabled only for ACTIVE from the web), and pause, resume and cancel in the row's
+ * "Mais ações" menu (Cancelar asks first). The campaigns are written to the database as the analysis
+ * leaves them; the server's dispatcher sends the running one (sandbox mailbox).
  */
 async function shots(page: Page, name: string) {
   for (const theme of ["light", "dark"]) {
@@ -52,7 +52,7 @@ async function seed(companyId: number) {
   return { running };
 }
 
-test("the E-mail list's row actions: pause, resume, cancel with a confirmation; disabled where §4 says", async ({ page }) => {
+test("the E-mail list's row actions: spec §4's trigger; pause, resume and cancel (confirmed) in the more-actions menu", async ({ page }) => {
   test.setTimeout(240_000);
   const consoleErrors = watchConsole(page);
   const tenant = await createTenant();
@@ -63,48 +63,67 @@ test("the E-mail list's row actions: pause, resume, cancel with a confirmation; 
   await login(page, tenant.admin.email);
   await page.goto("/campaigns?channel=email");
   const row = (title: string) => page.getByTestId("email-campaign-row").filter({ hasText: title });
+  const more = (title: string) => row(title).getByRole("button", { name: "Mais ações" });
+  const menuItem = (name: string) => page.getByRole("menu").getByRole("menuitem", { name });
+  const menuItems = () => page.getByRole("menu").getByRole("menuitem");
 
-  // what each status offers
+  // spec §4: the row's action by status
   await expect(row("Lista em análise").getByRole("button", { name: "Em análise" })).toBeDisabled();
-  await expect(row("Lista em análise").getByRole("button", { name: "Cancelar" })).toBeEnabled();
   await expect(row("Criada pela API")).toContainText("API");
   await expect(row("Criada pela API").getByRole("button", { name: "Disparar" })).toBeDisabled();
   await expect(row("Natal passado").getByRole("button", { name: "Disparar" })).toBeDisabled();
-  await expect(row("Natal passado").getByRole("button", { name: "Cancelar" })).toHaveCount(0);
+  await expect(row("Black Friday").getByRole("button", { name: "Em disparo" })).toBeDisabled();
+  await expect(row("Black Friday").getByRole("button", { name: "Pausar" })).toHaveCount(0);
+  // and what the menu offers: a finished campaign has none
+  await expect(more("Natal passado")).toHaveCount(0);
+  await more("Lista em análise").click();
+  await expect(menuItems()).toHaveText(["Cancelar"]);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toBeHidden();
 
-  // pause: the dispatcher stops; nothing more is delivered while paused
+  // pause (from the menu): the dispatcher stops; nothing more is delivered while paused
   const sending = row("Black Friday");
   await expect(sending.getByTestId("email-status")).toHaveText("Em Disparo");
   await expect.poll(delivered, { timeout: 20_000 }).toBeGreaterThan(0);
-  await sending.getByRole("button", { name: "Pausar" }).click();
+  await more("Black Friday").click();
+  await expect(menuItems()).toHaveText(["Pausar", "Cancelar"]);
+  await menuItem("Pausar").click();
   await expect(sending.getByTestId("email-status")).toHaveText("Pausada");
   await expect(page.getByText("Campanha pausada")).toBeVisible();
-  await expect(sending.getByRole("button", { name: "Retomar" })).toBeEnabled();
+  // paused: the spec's action is a disabled Disparar (not ACTIVE)
+  await expect(sending.getByRole("button", { name: "Disparar" })).toBeDisabled();
   await expect
     .poll(async () => (await db().one<{ n: number }>("SELECT count(*)::int AS n FROM email_campaign_recipients WHERE campaign_id = $1 AND state = 'sending'", [running])).n)
     .toBe(0);
   const atPause = await delivered();
   await page.waitForTimeout(1500);
   expect(await delivered()).toBe(atPause);
+  await more("Black Friday").click();
+  await expect(menuItems()).toHaveText(["Retomar", "Cancelar"]);
+  await page.screenshot({ path: "/tmp/email-campaign-actions-menu.png" });
+  await page.keyboard.press("Escape");
   await shots(page, "email-campaign-actions-paused");
 
   // resume: sending again
-  await sending.getByRole("button", { name: "Retomar" }).click();
+  await more("Black Friday").click();
+  await menuItem("Retomar").click();
   await expect(sending.getByTestId("email-status")).toHaveText("Em Disparo");
-  await expect(sending.getByRole("button", { name: "Pausar" })).toBeEnabled();
+  await expect(sending.getByRole("button", { name: "Em disparo" })).toBeDisabled();
   await expect.poll(delivered, { timeout: 20_000 }).toBeGreaterThan(atPause);
 
   // cancel asks first; closing the question changes nothing
-  await sending.getByRole("button", { name: "Cancelar" }).click();
+  await more("Black Friday").click();
+  await menuItem("Cancelar").click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("Cancelar a campanha Black Friday? Nenhum e-mail mais será enviado.");
   await dialog.getByRole("button", { name: "Cancelar" }).first().click();
   await expect(dialog).toBeHidden();
   await expect(sending.getByTestId("email-status")).toHaveText("Em Disparo");
-  await sending.getByRole("button", { name: "Cancelar" }).click();
+  await more("Black Friday").click();
+  await menuItem("Cancelar").click();
   await dialog.getByRole("button", { name: "Cancelar" }).last().click();
   await expect(sending.getByTestId("email-status")).toHaveText("Cancelada");
-  await expect(sending.getByRole("button", { name: "Cancelar" })).toHaveCount(0);
+  await expect(more("Black Friday")).toHaveCount(0);
   await expect(sending.getByRole("button", { name: "Disparar" })).toBeDisabled();
   const after = await db().one<{ pending: number; skipped: number }>(
     `SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'skipped')::int AS skipped

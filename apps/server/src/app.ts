@@ -61,7 +61,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // the spec writes some routes with a trailing slash (GET /whatsapp/, GET /officialWhatsapp/): both forms answer
-    routerOptions: { ignoreTrailingSlash: true },
+    // an e-mail address is a path parameter of DELETE /opt-outs/{channel}/{address} (up to 254
+    // characters, URL-encoded): the default 100 would answer 414 before the route could
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 800 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -91,6 +91,31 @@ describe("bad input on the campaign templates, numbers and cost centers", () => 
   });
 });
 
+describe("bad input on the opt-out list", () => {
+  it("answers junk filters, channels, addresses and bodies with a 400 catalogue error", async () => {
+    const admin = (await buildTenant(app)).admin.token;
+    const cases: [string, string, unknown?][] = [
+      ["GET", "/api/opt-outs?page=x"],
+      ["GET", "/api/opt-outs?page=0"],
+      ["GET", "/api/opt-outs?channel=whatsapp"],
+      ["GET", `/api/opt-outs?search=${"x".repeat(255)}`],
+      ["POST", "/api/opt-outs", { channel: "sms" }],
+      ["POST", "/api/opt-outs", { channel: "fax", address: "11999990001" }],
+      ["POST", "/api/opt-outs", { channel: "email", address: ["a@b.test"] }],
+      ["POST", "/api/opt-outs", { channel: "email", address: `${"a".repeat(250)}@b.test` }],
+      ["POST", "/api/opt-outs", { channel: "sms", address: "a\u0000b" }],
+      ["POST", "/api/opt-outs", "not json"],
+      ["DELETE", "/api/opt-outs/fax/11999990001"],
+      ["DELETE", `/api/opt-outs/email/${"a".repeat(300)}%40b.test`],
+    ];
+    for (const [method, url, body] of cases) {
+      const res = await app.api(method, url, { token: admin, body });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+  });
+});
+
 describe("bad input on the SMS and e-mail templates and the e-mail tool", () => {
   it("answers junk filters, ids and bodies with a 400 catalogue error", async () => {
     const admin = (await buildTenant(app)).admin.token;

@@ -107,6 +107,8 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/chats/:id/messages": { params: { id: id("chatId") }, body: { POST: () => ({ message: "Hijacked" }) } },
   "/api/chats/:id/read": { params: { id: id("chatId") }, body: { POST: () => ({ userId: b.admin.id }) } },
   "/api/keyword/:id": { params: { id: id("keywordId") }, body: { PUT: () => ({ word: "hijacked" }) } },
+  // keyed by channel and address, not an id: B's admin naming A's listed address finds nothing of B's
+  "/api/opt-outs/:channel/:address": { params: { channel: () => "email", address: () => "optout-a@cliente.test" } },
   "/api/prompt/:id": {
     params: { id: id("promptId") },
     body: { PUT: () => ({ name: "Hijacked", prompt: "Hijacked", apiKey: "sk-hijacked", queueId: A.queueId }) },
@@ -306,6 +308,7 @@ async function seedCompanyA(): Promise<void> {
   A.chatId = (await one<{ id: number }>("INSERT INTO chats (company_id, owner_id, title) VALUES ($1, $2, 'Conversa A') RETURNING id", [c, a.admin.id])).id;
   await app.sql.exec("INSERT INTO chat_users (company_id, chat_id, user_id) VALUES ($1, $2, $3), ($1, $2, $4)", [c, A.chatId, a.admin.id, a.user.id]);
   await app.sql.exec("INSERT INTO chat_messages (company_id, chat_id, sender_id, message) VALUES ($1, $2, $3, 'Olá')", [c, A.chatId, a.admin.id]);
+  await app.sql.exec("INSERT INTO opt_outs (company_id, channel, address, source) VALUES ($1, 'email', 'optout-a@cliente.test', 'unsubscribe')", [c]);
   A.keywordId = (await one<{ id: number }>("INSERT INTO keywords (company_id, word, word_key) VALUES ($1, 'Golpe', 'golpe') RETURNING id", [c])).id;
   A.promptId = (await one<{ id: number }>("INSERT INTO prompts (company_id, name, prompt, api_key, queue_id) VALUES ($1, 'Bot A', 'Seja gentil', 'v1:x:y:z', $2) RETURNING id", [c, A.queueId])).id;
   A.queueIntegrationId = (await one<{ id: number }>(

@@ -139,6 +139,9 @@ export const ERROR_STATUS = {
   ERR_EMAIL_CAMPAIGN_NOT_CANCELLABLE: 409,
   ERR_EMAIL_SENDER_DUPLICATE: 409,
   ERR_EMAIL_LINK_INVALID: 400,
+  // Opt-out list (domains/opt-outs): an address or number already listed, one listed nowhere in the company
+  ERR_OPT_OUT_DUPLICATE: 409,
+  ERR_OPT_OUT_NOT_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

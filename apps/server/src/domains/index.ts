@@ -32,6 +32,7 @@ import { businessesRoutes } from "./businesses/routes.js";
 import { officialWhatsappRoutes } from "./official-whatsapp/routes.js";
 import { webhooksRoutes } from "./webhooks/routes.js";
 import { costCentersRoutes } from "./cost-centers/routes.js";
+import { optOutsRoutes } from "./opt-outs/routes.js";
 import { campaignTemplatesRoutes } from "./campaign-templates/routes.js";
 import { baileysChannel } from "../channels/baileys/index.js";
 import { externalApiRoutes } from "./external-api/routes.js";
@@ -91,6 +92,7 @@ export const domains: [tag: string, domain: Domain][] = [
   ["webhooks", webhooksRoutes],
   ["campaigns", campaignsRoutes],
   ["cost-centers", costCentersRoutes],
+  ["opt-outs", optOutsRoutes],
   ["campaign-templates", campaignTemplatesRoutes],
   ["campaign-dispatch", campaignDispatchRoutes],
   ["queue-integrations", queueIntegrationsRoutes],

@@ -17,6 +17,8 @@ export interface ReceivedMail {
 
 export class FakeSmtp {
   readonly received: ReceivedMail[] = [];
+  /** TCP connections accepted so far (a pooled client reuses a few). */
+  connections = 0;
   /** address → 550 (always) or 451 (the first time only). */
   readonly refuse = new Map<string, 550 | 451>();
   private readonly refusedOnce = new Set<string>();
@@ -36,6 +38,10 @@ export class FakeSmtp {
       size: 10 * 1024 * 1024,
       // close() waits for pooled client connections at most this long
       closeTimeout: 500,
+      onConnect(_session, callback) {
+        if (self) self.connections++;
+        callback();
+      },
       onMailFrom(_address, session, callback) {
         // the arrival of the transaction's first command: the closest the server sees to the send's start
         mailFromAt.set(session.id, Date.now());

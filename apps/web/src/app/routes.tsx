@@ -41,6 +41,7 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/cost-centers", page: lazy(() => import("../features/cost-centers/page")), texts: ["cost-centers"] },
   { path: "/email-senders", page: lazy(() => import("../features/email-senders/page")), texts: ["email-senders"] },
   { path: "/email-sandbox", page: lazy(() => import("../features/email-sandbox/page")), texts: ["email-sandbox"] },
+  { path: "/opt-outs", page: lazy(() => import("../features/opt-outs/page")), texts: ["opt-outs"] },
   { path: "/keywords", page: lazy(() => import("../features/keywords/page")), texts: ["keywords"] },
   { path: "/users", page: lazy(() => import("../features/users/page")), texts: ["users"] },
   { path: "/audit-log", page: lazy(() => import("../features/audit-log/page")), texts: ["audit-log"] },

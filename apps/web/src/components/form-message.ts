@@ -24,6 +24,10 @@ const TRANSLATIONS: Record<string, { pt?: string; en: string; es: string }> = {
   "Prioridade inválida": { en: "Invalid priority", es: "Prioridad inválida" },
   "A imagem deve ser PNG, JPG ou JPEG.": { en: "The image must be PNG, JPG or JPEG.", es: "La imagen debe ser PNG, JPG o JPEG." },
   "Código do vídeo inválido": { en: "Invalid video code", es: "Código de video inválido" },
+  // the opt-out list's add form (packages/shared OPT_OUT_MESSAGES)
+  "Informe o endereço ou número.": { en: "Enter the address or number.", es: "Ingrese la dirección o el número." },
+  "E-mail inválido.": { en: "Invalid e-mail.", es: "Correo electrónico inválido." },
+  "Número de telefone inválido.": { en: "Invalid phone number.", es: "Número de teléfono inválido." },
   "Invalid date": { pt: "Data inválida", en: "Invalid date", es: "Fecha inválida" },
   // subscription checkout, step 1 (spec 2-administration §5)
   "nome completo obrigatorio": { en: "Full name is required", es: "Nombre completo obligatorio" },

@@ -53,6 +53,8 @@ export const ROUTE_GATES: Record<string, RouteGate> = {
   // e-mail campaigns: senders are managed by admins; the sandbox mailbox shows what the sandbox "sent"
   "/email-senders": { minProfile: "admin", planFlag: "useCampaigns" },
   "/email-sandbox": { minProfile: "supervisor" },
+  // the company's opt-out list (SAIR/PARAR/STOP replies, unsubscribes, hard bounces), seen and corrected
+  "/opt-outs": { minProfile: "supervisor", planFlag: "useCampaigns" },
   "/keywords": { minProfile: "supervisor" },
   // the simple e-mail tool (spec 3 §2): supervisors and administrators, in the 'Disparos' block
   "/Email": { minProfile: "supervisor", planFlag: "useCampaigns" },
@@ -120,6 +122,7 @@ export const MENU_ITEMS: MenuItem[] = [
   { path: "/sms-sandbox", key: "smsSandbox", section: "campaigns" },
   { path: "/email-senders", key: "emailSenders", section: "campaigns" },
   { path: "/email-sandbox", key: "emailSandbox", section: "campaigns" },
+  { path: "/opt-outs", key: "optOuts", section: "campaigns" },
   { path: "/keywords", key: "keywords", section: "blocks" },
   { path: "/users", key: "users", section: "admin" },
   { path: "/queues", key: "queues", section: "admin" },

@@ -2,7 +2,16 @@ import { z } from "zod";
 import { isoDate } from "./common.js";
 
 /** What the audit log records (docs/architecture.md "Data protection (LGPD)"). */
-export const AUDIT_ACTIONS = ["login.succeeded", "login.failed", "user.profile_changed", "contact.exported", "contact.erased"] as const;
+export const AUDIT_ACTIONS = [
+  "login.succeeded",
+  "login.failed",
+  "user.profile_changed",
+  "contact.exported",
+  "contact.erased",
+  // the opt-out list corrected by hand (details: channel, address; a removal also what the entry said)
+  "opt_out.added",
+  "opt_out.removed",
+] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
 

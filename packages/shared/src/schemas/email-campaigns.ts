@@ -143,22 +143,31 @@ export const EMAIL_RESUMABLE = ["PAUSED"] as const;
 /** Statuses a cancel accepts (anything not ended); CANCELLED answers as is. */
 export const EMAIL_CANCELLABLE = ["MISSING_FILE", "SPLITTING", "ANALYZING", "ACTIVE", "TRIGGERING", "RUNNING", "PAUSED"] as const;
 
-export type EmailRowAction = "pause" | "resume" | "disabled" | "trigger" | "error" | "none";
+/**
+ * The row's action, spec §4 'E-mail' exactly: RUNNING disabled; MISSING_FILE or ANALYZING disabled;
+ * otherwise trigger, enabled only when ACTIVE and source 2 (`emailCampaignTriggerEnabled`).
+ */
+export type EmailRowAction = "running" | "analyzing" | "trigger";
+
+export function emailCampaignRowAction(c: Pick<EmailCampaign, "status">): EmailRowAction {
+  if (c.status === "RUNNING") return "running";
+  if (c.status === "MISSING_FILE" || c.status === "ANALYZING") return "analyzing";
+  return "trigger";
+}
+
+export type EmailSecondaryAction = "pause" | "resume" | "cancel";
 
 /**
- * The row's main action. Spec §4 ('E-mail': RUNNING disabled; MISSING_FILE or ANALYZING disabled;
- * otherwise trigger, enabled only when ACTIVE and source 2) was written for a list without pause; with
- * pause and resume (the SMS list's rule) a sending campaign (TRIGGERING, RUNNING) shows pause and a
- * PAUSED one resume, whatever its source. ERROR shows its message; FINISHED and CANCELLED nothing to do.
- * A cancel sits beside it while the status is in EMAIL_CANCELLABLE.
+ * Beyond the spec's row action, what an operator can still do with the campaign (the row's "more
+ * actions" menu): pause while sending, resume while paused, cancel while not ended. The server
+ * refuses the same moves outside these statuses (domains/email-campaigns/actions.ts).
  */
-export function emailCampaignRowAction(c: Pick<EmailCampaign, "status" | "source">): EmailRowAction {
-  if ((EMAIL_PAUSABLE as readonly string[]).includes(c.status)) return "pause";
-  if (c.status === "PAUSED") return "resume";
-  if (c.status === "MISSING_FILE" || c.status === "SPLITTING" || c.status === "ANALYZING") return "disabled";
-  if (c.status === "ERROR") return "error";
-  if (c.status === "FINISHED" || c.status === "CANCELLED") return "none";
-  return "trigger";
+export function emailCampaignSecondaryActions(c: Pick<EmailCampaign, "status">): EmailSecondaryAction[] {
+  const out: EmailSecondaryAction[] = [];
+  if ((EMAIL_PAUSABLE as readonly string[]).includes(c.status)) out.push("pause");
+  if ((EMAIL_RESUMABLE as readonly string[]).includes(c.status)) out.push("resume");
+  if ((EMAIL_CANCELLABLE as readonly string[]).includes(c.status)) out.push("cancel");
+  return out;
 }
 
 // ── senders ──

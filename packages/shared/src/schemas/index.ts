@@ -39,3 +39,4 @@ export * from "./billing.js";
 export * from "./sms-campaigns.js";
 export * from "./email-campaigns.js";
 export * from "./campaign-invalid-rows.js";
+export * from "./opt-outs.js";

@@ -7,17 +7,12 @@ import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/event
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { campaignMessage, type CampaignContent } from "./message.js";
 import type { SendOutcome } from "../../core/metrics.js";
+import { SendPacer } from "../../core/send-pacer.js";
 import { recordResults, reconcileUnconfirmed, type RowResult } from "./record.js";
 import * as repo from "./repository.js";
 
 /** Claims are sized for a quarter second of the rate, so a cancel or pause stops sending within it. */
 const BATCH_SECONDS = 0.25;
-/**
- * Margin added to the sliding one-second window so a send never lands in the same second as the one
- * `rate` sends before it. Every `rate` sends lose it, so it bounds the average from below
- * (1000 / (1000 + margin)): 5 ms keeps that within 0.5 %.
- */
-const WINDOW_MARGIN_MS = 5;
 const IDLE_MS = 250;
 const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
@@ -47,8 +42,7 @@ export class EmailDispatcher {
   private stopped = false;
   private started = false;
   private lastReconcile = 0;
-  private readonly starts: number[] = [];
-  private nextSlot = 0;
+  private pacer: SendPacer | null = null;
   private turn = 0;
   private readonly contents = new Map<number, CampaignContent>();
   /** Campaigns not to send for (paused, cancelled): id → when it was learned. */
@@ -199,7 +193,7 @@ export class EmailDispatcher {
           // a campaign whose last rows a dead process left `sending` finishes once they are reconciled
           await this.reconcileIfDue();
           for (const id of claim.campaignIds) await this.finish(id);
-          this.nextSlot = 0;
+          this.pacing(rate).restart();
           await sleep(IDLE_MS);
           continue;
         }
@@ -237,23 +231,10 @@ export class EmailDispatcher {
     }
   }
 
-  /**
-   * Pacing: send i starts no earlier than t0 + i/rate, nor earlier than the send `rate` places before it
-   * + 1 s + 15 ms, so no one-second window holds more than `rate` sends.
-   */
-  private async slot(rate: number): Promise<void> {
-    const now = Date.now();
-    if (this.nextSlot < now - 1000) this.nextSlot = now; // idle, or over a second behind: the schedule restarts
-    let at = Math.max(this.nextSlot, now);
-    if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
-    while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
-    const started = Date.now();
-    emailSendStarts.observe?.(started);
-    this.starts.push(started);
-    if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
-    // the next slot follows the schedule, not this send's (possibly late) start: a send delayed by a busy
-    // event loop is caught up by the next ones, still bounded by the one-second window above
-    this.nextSlot += 1000 / rate;
+  /** The pacing (core/send-pacer.ts), kept across loops so the one-second window spans an idle pause. */
+  private pacing(rate: number): SendPacer {
+    this.pacer ??= new SendPacer({ rate, observe: (at) => emailSendStarts.observe?.(at) });
+    return this.pacer;
   }
 
   /**
@@ -280,15 +261,23 @@ export class EmailDispatcher {
         inflight.push(Promise.resolve({ row, outcome: { kind: "opted_out" }, at: new Date() }));
         continue;
       }
-      await this.slot(rate);
+      // built before the slot: the signing and HTML work stays off the paced path
+      const message = campaignMessage(c, row, settings);
+      // a free pooled connection too, so the message is on the wire when its slot comes (not queued in the pool)
+      const mark = await this.pacing(rate).slot(driver.connectionFree ? () => driver.connectionFree!() : undefined);
       if (this.halted.has(c.id)) {
+        mark.settle();
         unsent.push(...rows.slice(i).map((r) => r.id));
         break;
       }
       inflight.push(
-        driver.send(campaignMessage(c, row, settings)).then(
-          (outcome) => ({ row, outcome, at: new Date() }),
+        driver.send(message).then(
+          (outcome) => {
+            mark.settle();
+            return { row, outcome, at: new Date() };
+          },
           (err: unknown) => {
+            mark.settle();
             // the driver threw (not an SMTP answer): the outcome is unknown, the row stays `sending`
             this.ctx.log.error({ err, rowId: row.id, campaignId: c.id }, "e-mail send threw; the row is left to reconciliation");
             return null;

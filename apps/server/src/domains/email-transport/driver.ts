@@ -30,5 +30,10 @@ export type SendResult =
 export interface MailDriver {
   readonly name: "smtp" | "sandbox";
   send(mail: OutgoingMail): Promise<SendResult>;
+  /**
+   * Resolves once a send would start on the wire at once (a pooled connection is free). The campaign
+   * engine waits for it before each paced send, so its pacing clock is the relay's clock. Absent: always.
+   */
+  connectionFree?(): Promise<void>;
   close(): Promise<void>;
 }

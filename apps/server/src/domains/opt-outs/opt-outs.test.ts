@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
-import { addOptOut, isOptedOut, listOptOuts, optedOutAmong, removeOptOut } from "./repository.js";
+import { addOptOut, isOptedOut, optedOutAmong, pageOptOuts, removeOptOut } from "./repository.js";
 
 let app: TestApp;
 let a: Awaited<ReturnType<typeof buildTenant>>;
@@ -24,7 +24,7 @@ describe("the opt-out list", () => {
     expect(await isOptedOut(sql, a.companyId, "email", "ana@example.COM")).toBe(true);
     expect(await isOptedOut(sql, a.companyId, "sms", "ana@example.com")).toBe(false);
     expect(await isOptedOut(sql, b.companyId, "sms", "5511999990001")).toBe(false);
-    const rows = await listOptOuts(sql, a.companyId, "sms", "", 10, 0);
+    const { rows } = await pageOptOuts(sql, a.companyId, { channel: "sms", search: "" }, 10, 0);
     expect(rows.map((r) => [r.address, r.source, r.reference])).toEqual([["5511999990001", "reply", "sms-campaign:1"]]);
   });
 

@@ -1,5 +1,6 @@
 import { optOutAddressKey, type OptOutChannel, type OptOutSource } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
+import { likeEscape } from "../contacts/repository.js";
 
 /**
  * The company's opt-out list (migration 0700): addresses no campaign of that channel writes to again.
@@ -57,12 +58,38 @@ export interface OptOutRow {
   created_at: Date;
 }
 
-/** A page of the list, newest first, optionally filtered by an address fragment. */
-export function listOptOuts(sql: Sql, companyId: number, channel: OptOutChannel, search: string, limit: number, offset: number) {
-  return sql.many<OptOutRow>(
-    `SELECT channel, address, source, reference, created_at FROM opt_outs
-      WHERE company_id = $1 AND channel = $2 AND ($3 = '' OR address LIKE '%' || $3 || '%')
-      ORDER BY created_at DESC, address LIMIT $4 OFFSET $5`,
-    [companyId, channel, search.trim().toLowerCase(), limit, offset],
-  );
+/**
+ * A page of the list, newest first: every channel or one, optionally filtered by part of the address
+ * (case-insensitive) or, for numbers, part of its digits (so "(11) 99999" finds 5511999990001).
+ */
+export async function pageOptOuts(
+  sql: Sql,
+  companyId: number,
+  f: { channel?: OptOutChannel; search: string },
+  limit: number,
+  offset: number,
+): Promise<{ rows: OptOutRow[]; count: number }> {
+  const term = f.search.trim().toLowerCase();
+  const digits = term.replace(/\D/g, "");
+  const where = `company_id = $1 AND ($2::text IS NULL OR channel = $2)
+      AND ($3 = '' OR address LIKE '%' || $3 || '%' OR (channel = 'sms' AND $4 <> '' AND address LIKE '%' || $4 || '%'))`;
+  const params = [companyId, f.channel ?? null, likeEscape(term), likeEscape(digits)];
+  const [rows, total] = await Promise.all([
+    sql.many<OptOutRow>(`SELECT channel, address, source, reference, created_at FROM opt_outs WHERE ${where} ORDER BY created_at DESC, channel, address LIMIT $5 OFFSET $6`, [
+      ...params,
+      limit,
+      offset,
+    ]),
+    sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM opt_outs WHERE ${where}`, params),
+  ]);
+  return { rows, count: total.n };
+}
+
+/** One entry by its stored key (the company's own only). */
+export function findOptOut(sql: Sql, companyId: number, channel: OptOutChannel, key: string) {
+  return sql.maybe<OptOutRow>("SELECT channel, address, source, reference, created_at FROM opt_outs WHERE company_id = $1 AND channel = $2 AND address = $3", [
+    companyId,
+    channel,
+    key,
+  ]);
 }

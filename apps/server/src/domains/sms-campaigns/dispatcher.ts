@@ -1,5 +1,6 @@
 import { countSmsSegments, fillSmsTemplate } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
+import { SendPacer } from "../../core/send-pacer.js";
 import type { SmsDriver, SmsSendOutcome } from "../sms-provider/driver.js";
 import { takeDueSandboxReceipts } from "../sms-provider/sandbox-provider.js";
 import { acquireSmsLease, claimSmsRows, releaseSmsLease, renewSmsLease, runningSmsCampaigns, type ClaimedSmsRow, type RunningSmsCampaign } from "./claim.js";
@@ -11,8 +12,6 @@ import { sendingWindowOpen } from "./window.js";
 
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
 const BATCH_SECONDS = 0.25;
-/** Added to the sliding one-second window so a send never lands in the same second as the one `rate` sends before it. */
-const WINDOW_MARGIN_MS = 15;
 const IDLE_MS = 250;
 const MAX_UNRECORDED = 4;
 const RECONCILE_EVERY_MS = 5000;
@@ -52,8 +51,11 @@ export class SmsDispatcher {
   private lastReconcile = 0;
   private stopped = false;
   private started = false;
-  private readonly starts: number[] = [];
-  private nextSlot = 0;
+  /**
+   * The pacing (core/send-pacer.ts): the one-second window counted from the provider's answers, so the
+   * provider never sees more than `rate` requests in a second; late slots caught up at twice the pace.
+   */
+  private readonly pacer: SendPacer;
   private turn = 0;
 
   constructor(
@@ -61,7 +63,9 @@ export class SmsDispatcher {
     readonly opts: SmsDispatchOptions,
     readonly driver: SmsDriver,
     readonly rate: number,
-  ) {}
+  ) {
+    this.pacer = new SendPacer({ rate, catchUp: 2, observe: (at) => smsSendStarts.observe?.(at) });
+  }
 
   start(): void {
     this.stopped = false;
@@ -156,7 +160,7 @@ export class SmsDispatcher {
         if (n.kind === "idle") {
           await recording;
           await finishIfDone(this.ctx, n.campaignIds);
-          this.nextSlot = 0;
+          this.pacer.restart();
           await sleep(IDLE_MS);
           continue;
         }
@@ -219,36 +223,19 @@ export class SmsDispatcher {
     return out;
   }
 
-  /** Waits for the next send slot: never before t0 + i/rate, nor within a second of the send `rate` places earlier. */
-  private async slot(): Promise<void> {
-    const rate = this.rate;
-    const interval = 1000 / rate;
-    // the schedule: slot i at t0 + i/rate. Idle for over a second, it restarts now; a shorter delay (a
-    // claim, a lease renewal, a slow timer) is made up by sending at up to twice the pace until back on
-    // it — never in a burst, which the provider's own one-second count (with network jitter) could see
-    // as over the rate — and never more than `rate` starts in any one-second window.
-    if (this.nextSlot < Date.now() - 1000) this.nextSlot = Date.now();
-    const planned = this.nextSlot;
-    const last = this.starts.at(-1);
-    let at = last === undefined ? planned : Math.max(planned, last + interval / 2);
-    if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
-    while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
-    const started = Date.now();
-    smsSendStarts.observe?.(started);
-    this.starts.push(started);
-    if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
-    this.nextSlot = planned + interval;
-  }
-
   /** Sends each row at its slot; resolves once the last request has gone out, with the promise of every answer. */
   private async sendBatch(c: RunningSmsCampaign, prepared: Prepared[]): Promise<{ answers: Promise<Result[]> }> {
     const inflight: Promise<Result>[] = [];
     for (const p of prepared) {
-      await this.slot();
+      const paced = await this.pacer.slot();
       inflight.push(
         this.driver.send({ companyId: c.company_id, rowId: p.row.id, to: p.row.phone, body: p.body, segments: p.segments }).then(
-          (outcome) => ({ p, outcome, at: new Date() }),
+          (outcome) => {
+            paced.settle();
+            return { p, outcome, at: new Date() };
+          },
           (err: unknown) => {
+            paced.settle();
             this.ctx.log.error({ err, rowId: p.row.id, smsCampaignId: c.id }, "sms send threw; the row is left to its receipt or reconciliation");
             return { p, outcome: { kind: "unknown", message: String(err) } as SmsSendOutcome, at: new Date() };
           },

@@ -22,6 +22,7 @@ import LocalAtm from "@mui/icons-material/LocalAtm";
 import ManageSearch from "@mui/icons-material/ManageSearch";
 import LocalOffer from "@mui/icons-material/LocalOffer";
 import Paid from "@mui/icons-material/Paid";
+import PersonOff from "@mui/icons-material/PersonOff";
 import PeopleAlt from "@mui/icons-material/PeopleAlt";
 import PhoneAndroid from "@mui/icons-material/PhoneAndroid";
 import Psychology from "@mui/icons-material/Psychology";
@@ -53,6 +54,7 @@ export const MENU_ICONS: Record<string, SvgIconComponent> = {
   emailTool: ForwardToInbox,
   sentEmails: MarkEmailRead,
   smsSandbox: Sms,
+  optOuts: PersonOff,
   keywords: Block,
   users: PeopleAlt,
   queues: AccountTree,

@@ -23,6 +23,8 @@ function DetailsText({ entry }: { entry: AuditEntry }) {
   }
   if (entry.action === "login.failed") return <>{t(`auditLog.reasons.${String(d.reason)}`, { defaultValue: String(d.reason ?? "") })}</>;
   if (entry.action === "contact.erased") return <>{t("auditLog.details.erased", { messages: d.messages ?? 0, tickets: d.tickets ?? 0 })}</>;
+  if (entry.action === "opt_out.added" || entry.action === "opt_out.removed")
+    return <>{t("auditLog.details.optOut", { channel: t(`auditLog.channels.${String(d.channel)}`), address: d.address ?? "" })}</>;
   if (entry.action === "contact.exported") return <>{t("auditLog.details.exported", { messages: d.messages ?? 0, tickets: d.tickets ?? 0 })}</>;
   return null;
 }

@@ -1,6 +1,7 @@
-import { Chip, CircularProgress, IconButton, TableCell, TableRow, Tooltip } from "@mui/material";
+import { useState } from "react";
+import { Box, Chip, CircularProgress, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, TableCell, TableRow, Tooltip } from "@mui/material";
 import SendIcon from "@mui/icons-material/Send";
-import ErrorIcon from "@mui/icons-material/Error";
+import MoreVertIcon from "@mui/icons-material/MoreVert";
 import PauseIcon from "@mui/icons-material/Pause";
 import PlayArrowIcon from "@mui/icons-material/PlayArrow";
 import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
@@ -8,8 +9,8 @@ import CancelOutlinedIcon from "@mui/icons-material/CancelOutlined";
 import ListAltIcon from "@mui/icons-material/ListAlt";
 import { useTranslation } from "react-i18next";
 import {
-  EMAIL_CANCELLABLE,
   emailCampaignRowAction,
+  emailCampaignSecondaryActions,
   emailCampaignTriggerEnabled,
   emailDeliveryPercent,
   EMAIL_CAMPAIGN_STATUSES,
@@ -42,14 +43,23 @@ interface Props {
   onShowInvalid(c: EmailCampaign): void;
 }
 
+const SECONDARY_ICONS = {
+  pause: <PauseIcon fontSize="small" color="warning" />,
+  resume: <PlayArrowIcon fontSize="small" color="success" />,
+  cancel: <CancelOutlinedIcon fontSize="small" />,
+};
+
 /**
- * One e-mail campaign (spec §3, §4). The main action is `emailCampaignRowAction` (packages/shared):
- * sending → pause, PAUSED → resume, in analysis disabled, ERROR its message, otherwise trigger (enabled
- * only when ACTIVE and from the web); a cancel beside it while the campaign can be cancelled.
+ * One e-mail campaign (spec §3, §4). The row's action is spec §4's, exactly (`emailCampaignRowAction`
+ * in packages/shared): RUNNING disabled, MISSING_FILE/ANALYZING disabled, otherwise Disparar, enabled
+ * only for ACTIVE + source 2. Pause, resume and cancel (`emailCampaignSecondaryActions`) sit in the
+ * row's "more actions" menu; an ERROR campaign's message is the status chip's tooltip.
  */
 export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShowInvalid }: Props) {
   const { t } = useTranslation();
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
   const kind = emailCampaignRowAction(c);
+  const secondary = emailCampaignSecondaryActions(c);
   const button = (label: string, icon: React.ReactNode, action: EmailAction | null, color?: "warning" | "primary" | "success") => (
     <Tooltip title={label}>
       <span>
@@ -60,24 +70,23 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShow
     </Tooltip>
   );
   const main =
-    kind === "error" ? (
-      <Tooltip title={c.error_message}>
-        <ErrorIcon color="error" aria-label={c.error_message} />
-      </Tooltip>
-    ) : kind === "pause" ? (
-      button(t("emailCampaigns.actions.pause"), <PauseIcon fontSize="small" />, "pause", "warning")
-    ) : kind === "resume" ? (
-      button(t("emailCampaigns.actions.resume"), <PlayArrowIcon fontSize="small" />, "resume", "success")
-    ) : kind === "disabled" ? (
-      button(t("emailCampaigns.actions.analyzing"), <HourglassEmptyIcon fontSize="small" />, null)
-    ) : (
-      button(t("emailCampaigns.trigger"), <SendIcon fontSize="small" />, kind === "trigger" && emailCampaignTriggerEnabled(c) ? "trigger" : null, "primary")
-    );
+    kind === "running"
+      ? button(t("emailCampaigns.actions.running"), <SendIcon fontSize="small" />, null)
+      : kind === "analyzing"
+        ? button(t("emailCampaigns.actions.analyzing"), <HourglassEmptyIcon fontSize="small" />, null)
+        : button(t("emailCampaigns.trigger"), <SendIcon fontSize="small" />, emailCampaignTriggerEnabled(c) ? "trigger" : null, "primary");
+  const chip = <Chip size="small" color={COLORS[c.status] ?? "default"} label={t(emailStatusKey(c.status))} data-testid="email-status" />;
   return (
     <TableRow hover data-testid="email-campaign-row" data-status={c.status}>
       <TableCell sx={{ wordBreak: "break-word" }}>{c.title}</TableCell>
       <TableCell>
-        <Chip size="small" color={COLORS[c.status] ?? "default"} label={t(emailStatusKey(c.status))} data-testid="email-status" />
+        {c.status === "ERROR" && c.error_message ? (
+          <Tooltip title={c.error_message}>
+            <span aria-label={c.error_message}>{chip}</span>
+          </Tooltip>
+        ) : (
+          chip
+        )}
       </TableCell>
       <TableCell sx={XWIDE}>{t(c.source === 2 ? "emailCampaigns.source.web" : "emailCampaigns.source.api")}</TableCell>
       <TableCell sx={WIDE}>{formatInZone(c.created_at, timeZone)}</TableCell>
@@ -100,8 +109,37 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShow
               </Tooltip>
             )}
             {main}
-            {(EMAIL_CANCELLABLE as readonly string[]).includes(c.status) &&
-              button(t("emailCampaigns.actions.cancel"), <CancelOutlinedIcon fontSize="small" />, "cancel")}
+            {/* keeps the row's action in the same column when there is no menu */}
+            {secondary.length === 0 && <Box component="span" sx={{ display: "inline-block", width: 34 }} aria-hidden />}
+            {secondary.length > 0 && (
+              <>
+                <Tooltip title={t("emailCampaigns.actions.more")}>
+                  <IconButton
+                    size="small"
+                    aria-label={t("emailCampaigns.actions.more")}
+                    aria-haspopup="menu"
+                    aria-expanded={menu ? "true" : undefined}
+                    onClick={(e) => setMenu(e.currentTarget)}
+                  >
+                    <MoreVertIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+                  {secondary.map((a) => (
+                    <MenuItem
+                      key={a}
+                      onClick={() => {
+                        setMenu(null);
+                        onAction(c, a);
+                      }}
+                    >
+                      <ListItemIcon>{SECONDARY_ICONS[a]}</ListItemIcon>
+                      <ListItemText>{t(`emailCampaigns.actions.${a}`)}</ListItemText>
+                    </MenuItem>
+                  ))}
+                </Menu>
+              </>
+            )}
           </>
         )}
       </TableCell>
