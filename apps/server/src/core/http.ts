@@ -29,6 +29,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.status === 429 && typeof err.extra.retryAfter === "number") void reply.header("retry-after", String(err.extra.retryAfter));
       return reply.status(err.status).send({ error: err.code, message: err.message, ...err.extra });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -99,6 +100,8 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
     if (config?.public || !request.routeOptions.url) return;
     const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request));
     request.actor = actor;
+    // before any other work of the request: past its company's or session's limit it costs one count
+    await ctx.limits.checkApi(request, actor);
     if (actor.sessionId) activity.touch(actor.companyId, actor.sessionId);
     const gate = config?.gate;
     if (gate && !passesGate(actor, actor.plan, gate)) {
