@@ -98,10 +98,12 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
   app.addHook("onRequest", async (request: FastifyRequest, _reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config?.public || !request.routeOptions.url) return;
-    const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request));
+    // the request limits count on the token's verified claims, before the session is read: past its
+    // company's or session's limit a request costs a signature check and one count
+    const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request), (claims) =>
+      ctx.limits.checkApi(request, { companyId: claims.companyId, id: claims.userId, sessionId: claims.sessionId }),
+    );
     request.actor = actor;
-    // before any other work of the request: past its company's or session's limit it costs one count
-    await ctx.limits.checkApi(request, actor);
     if (actor.sessionId) activity.touch(actor.companyId, actor.sessionId);
     const gate = config?.gate;
     if (gate && !passesGate(actor, actor.plan, gate)) {

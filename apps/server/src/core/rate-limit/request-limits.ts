@@ -33,7 +33,7 @@ export class RequestLimits {
     private readonly metrics?: Metrics,
   ) {}
 
-  /** A signed-in API request: its company's and its session's (or user's, without a session) counts. */
+  /** A signed-in API request (its token's verified claims): its company's and its session's (or user's, without a session) counts. */
   async checkApi(request: FastifyRequest, actor: { companyId: number; id: number; sessionId?: string }): Promise<void> {
     await this.check(request, [
       { scope: "company", key: `company:${actor.companyId}`, max: this.config.companyPerMinute },
@@ -52,16 +52,17 @@ export class RequestLimits {
   private async check(request: FastifyRequest, limits: { scope: LimitScope; key: string; max: number }[]): Promise<void> {
     const active = limits.filter((l) => l.max > 0);
     const counts = await Promise.all(active.map((l) => this.counters.hit(l.key, WINDOW_MS)));
-    let refused: { scope: LimitScope; max: number; resetMs: number } | undefined;
+    let refused: { scope: LimitScope; key: string; max: number; count: number; resetMs: number } | undefined;
     active.forEach((l, i) => {
       const c = counts[i];
       // the longest wait wins: answering the shorter one would only earn another 429
-      if (c && c.count > l.max && (!refused || c.resetMs > refused.resetMs)) refused = { scope: l.scope, max: l.max, resetMs: c.resetMs };
+      if (c && c.count > l.max && (!refused || c.resetMs > refused.resetMs)) refused = { scope: l.scope, key: l.key, max: l.max, count: c.count, resetMs: c.resetMs };
     });
     if (!refused) return;
     const retryAfter = Math.max(1, Math.ceil(refused.resetMs / 1000));
     this.metrics?.countRateLimited(refused.scope);
-    request.log.warn({ limit: refused.scope, max: refused.max, retryAfter }, "request limit reached");
+    // one line per key and window (its first refusal), not one per refused request of a flood
+    if (refused.count === refused.max + 1) request.log.warn({ limit: refused.scope, key: refused.key, max: refused.max, retryAfter }, "request limit reached");
     // the error handler turns retryAfter into the Retry-After header (core/http.ts)
     throw new AppError("ERR_RATE_LIMITED", "Limite de requisições atingido. Aguarde e tente novamente.", { scope: refused.scope, limit: refused.max, retryAfter });
   }
