@@ -46,7 +46,11 @@ export async function startRedisServer(port?: number): Promise<TestRedis> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "atende-redis-"));
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // a test process that ends without stopping it (a hook that timed out) takes it along
+  const orphanGuard = () => child.kill("SIGTERM");
+  process.once("exit", orphanGuard);
   const stop = async () => {
+    process.off("exit", orphanGuard);
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
     await rm(dir, { recursive: true, force: true });
