@@ -25,6 +25,7 @@ import { migrate } from "../apps/server/src/db/migrate.js";
 import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
+import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
 
 const BOGUS = Number(process.env.BENCH_BOGUS ?? 200);
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 50);
@@ -48,7 +49,7 @@ async function main() {
   try {
     await migrate(pool);
     const config = {
-      ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "f".repeat(40), ADMIN_PASSWORD: ADMIN.password, ADMIN_EMAIL: ADMIN.email }),
+      ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "f".repeat(40), ADMIN_PASSWORD: ADMIN.password, ADMIN_EMAIL: ADMIN.email }),
       logLevel: "warn",
       webDist: "/nonexistent",
       runJobs: false,

@@ -31,6 +31,7 @@ import { migrate } from "../apps/server/src/db/migrate.js";
 import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { buildCompany, buildQueue, buildUser, TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
+import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 2000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 40);
@@ -46,7 +47,7 @@ async function main() {
     await migrate(pool);
     const secret = "r".repeat(40);
     const config = {
-      ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: secret, ADMIN_PASSWORD: "bench-admin-password", ADMIN_EMAIL: "admin@rt.test" }),
+      ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: secret, ADMIN_PASSWORD: "bench-admin-password", ADMIN_EMAIL: "admin@rt.test" }),
       logLevel: "warn",
       webDist: "/nonexistent",
       enableSandbox: true,

@@ -5,6 +5,17 @@ import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The benchmarks measure capacity: the per-company and per-token request limits (RATE_LIMIT_*, on by
+ * default) would answer their floods 429. bench/noisy-tenant.ts sets its own.
+ */
+export const BENCH_NO_REQUEST_LIMITS = {
+  RATE_LIMIT_COMPANY_PER_MINUTE: "0",
+  RATE_LIMIT_TOKEN_PER_MINUTE: "0",
+  RATE_LIMIT_EXTERNAL_COMPANY_PER_MINUTE: "0",
+  RATE_LIMIT_EXTERNAL_TOKEN_PER_MINUTE: "0",
+};
+
 export interface ServerProcess {
   base: string;
   /** The server's process id, for reading its memory. */
@@ -36,6 +47,7 @@ export async function startServerProcess(o: { databaseUrl: string; dataDir: stri
       ADMIN_PASSWORD: "bench-admin-password",
       LOG_LEVEL: "warn",
       REDIS_URL: "",
+      ...BENCH_NO_REQUEST_LIMITS,
       ...o.env,
     },
     stdio: ["ignore", "inherit", "inherit"],

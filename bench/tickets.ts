@@ -31,7 +31,7 @@ import { hashPassword } from "../apps/server/src/core/password.js";
 import { startEmbeddedPostgres, tmpDataDir, ensureDatabase, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
-import { startServerProcess } from "./server-process.js";
+import { startServerProcess, BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
 import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -425,7 +425,7 @@ async function main() {
     // BENCH_EXPLAIN it runs in this process instead, whose pool records the queries to explain.
     let server: { base: string; pid?: number; stop(): Promise<void> };
     if (process.env.BENCH_EXPLAIN) {
-      const config = { ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
+      const config = { ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }), logLevel: "warn", webDist: "/nonexistent", runJobs: true, enableSandbox: true };
       const built = await buildApp(config, pool, url);
       await built.start();
       await built.app.listen({ port: 0, host: "127.0.0.1" });

@@ -29,6 +29,7 @@ import { migrate } from "../apps/server/src/db/migrate.js";
 import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { buildCompany, buildUser, TEST_PASSWORD, TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
+import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -72,7 +73,7 @@ async function main() {
   try {
     await migrate(pool);
     const config = {
-      ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "w".repeat(40), ADMIN_PASSWORD: "bench-admin-password", ADMIN_EMAIL: "admin@web.test" }),
+      ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "w".repeat(40), ADMIN_PASSWORD: "bench-admin-password", ADMIN_EMAIL: "admin@web.test" }),
       logLevel: "warn",
       webDist,
       runJobs: false,

@@ -34,6 +34,7 @@ import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
 import type { LoadSettings } from "./webhooks-load.js";
 import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
+import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
@@ -120,7 +121,7 @@ async function main() {
     const sql = new Sql(pool);
     const seeded = await seed(sql);
     const config = {
-      ...loadConfig({ NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }),
+      ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }),
       logLevel: "warn",
       webDist: "/nonexistent",
       runJobs: true,

@@ -24,10 +24,21 @@ function newest(dir) {
 export async function ensureServerBuild({ force = false } = {}) {
   const sources = Math.max(newest(path.join(server, "src")), newest(path.join(root, "packages/shared/src")), statSync(path.join(server, "package.json")).mtimeMs);
   if (!force && existsSync(SERVER_BUNDLE) && statSync(SERVER_BUNDLE).mtimeMs >= sources) return SERVER_BUNDLE;
+  await buildServer(SERVER_BUNDLE);
+  return SERVER_BUNDLE;
+}
+
+/**
+ * Builds the bundle at `outfile` (and `outfile.map`). Run it with `node --enable-source-maps` so that a
+ * stack trace names the TypeScript files and lines (`src/db/migrate.ts:36:15`), not the bundle's.
+ * The bundle must stay under apps/server (its imports resolve from node_modules above it; it reads
+ * ../package.json and ../migrations beside its folder).
+ */
+export async function buildServer(outfile) {
   const deps = Object.keys(JSON.parse(readFileSync(path.join(server, "package.json"), "utf8")).dependencies ?? {});
   await build({
     entryPoints: [path.join(server, "src/main.ts")],
-    outfile: SERVER_BUNDLE,
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -38,7 +49,6 @@ export async function ensureServerBuild({ force = false } = {}) {
     external: deps.filter((d) => d !== "@atende/shared").flatMap((d) => [d, `${d}/*`]),
     logLevel: "warning",
   });
-  return SERVER_BUNDLE;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -25,6 +25,10 @@ import { SecretSealer } from "./core/secrets/sealer.js";
 import { createPool, Sql } from "./db/sql.js";
 import { channels } from "./channels/manager.js";
 import { domains } from "./domains/index.js";
+import { MemoryCounterStore, type CounterStore } from "./core/rate-limit/counter-store.js";
+import { fastifyStoreOf } from "./core/rate-limit/fastify-store.js";
+import { RedisCounterStore } from "./core/rate-limit/redis-counter-store.js";
+import { RequestLimits } from "./core/rate-limit/request-limits.js";
 import { registerProbes, type Lifecycle } from "./domains/health/probes.js";
 import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
 import { emailPublicRoutes } from "./domains/email-tracking/public-routes.js";
@@ -88,14 +92,17 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
   const secrets = new SecretSealer(config.secretsKeys, config.jwtSecret);
   const metrics = new Metrics({ pool, sql, realtime, queues: () => jobs.names(), log: app.log });
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, log: app.log };
+  // every rate limit counts here: in Redis with REDIS_URL (all processes together), else in this process
+  const counters: CounterStore = config.redisUrl ? await RedisCounterStore.connect(config.redisUrl, app.log) : new MemoryCounterStore();
+  const limits = new RequestLimits(counters, config.rateLimits, metrics);
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, limits, log: app.log };
   defineResealJob(ctx);
   const lifecycle: Lifecycle = { draining: false };
   metrics.observeRequests(app);
 
   await registerSecurityHeaders(app, config.biAllowedHosts);
   await app.register(cookie);
-  await app.register(rateLimit, { global: false, hook: "preHandler" });
+  await app.register(rateLimit, { global: false, hook: "preHandler", store: fastifyStoreOf(counters) });
   await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });
   await registerOpenApi(app, SERVER_VERSION);
   registerProbes(app, ctx, lifecycle);
@@ -167,6 +174,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       await realtime.close();
       await app.close();
       await jobs.stop();
+      await counters.close();
       await plannedPool.end();
     },
   };

@@ -1,8 +1,9 @@
-import { parseBiHosts } from "@atende/shared";
+import { EXTERNAL_API_RATE_PER_MINUTE, parseBiHosts } from "@atende/shared";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadOrCreateSecret } from "./core/secret-file.js";
 import { KeyRingError, loadKeyRing, type KeyRing } from "./core/secrets/key-ring.js";
+import type { RequestLimitsConfig } from "./core/rate-limit/request-limits.js";
 import { loadPixConfig, PixConfigError, type PixConfig } from "./domains/billing/pix/config.js";
 
 export const DEV_ADMIN_EMAIL = "admin@atende.local";
@@ -54,6 +55,25 @@ export interface Config {
   pix: PixConfig;
   /** SMS campaigns' provider (docs/settings.md "SMS"). */
   sms: SmsConfig;
+  /** Per-company and per-token request limits (RATE_LIMIT_*, docs/settings.md "Request limits"). */
+  rateLimits: RequestLimitsConfig;
+}
+
+/** RATE_LIMIT_* variables: requests a minute, 0 for no limit. */
+export function loadRateLimits(env: NodeJS.ProcessEnv): RequestLimitsConfig {
+  const read = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 10_000_000) throw new ConfigError(`${name} must be a whole number of requests a minute (0 for no limit), got "${raw}"`);
+    return n;
+  };
+  return {
+    companyPerMinute: read("RATE_LIMIT_COMPANY_PER_MINUTE", 12_000),
+    tokenPerMinute: read("RATE_LIMIT_TOKEN_PER_MINUTE", 1_200),
+    externalCompanyPerMinute: read("RATE_LIMIT_EXTERNAL_COMPANY_PER_MINUTE", 600),
+    externalTokenPerMinute: read("RATE_LIMIT_EXTERNAL_TOKEN_PER_MINUTE", EXTERNAL_API_RATE_PER_MINUTE),
+  };
 }
 
 export interface SmsConfig {
@@ -167,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowEmbeddedDatabase: env.ALLOW_EMBEDDED_DATABASE === "true",
     pix: pixConfigOf(env, nodeEnv === "production"),
     sms: loadSmsConfig(env, nodeEnv),
+    rateLimits: loadRateLimits(env),
   };
   if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
     throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");

@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   ERR_PLAN_FEATURE_DISABLED: 403,
   ERR_PLAN_LIMIT_REACHED: 403,
   ERR_TOO_MANY_REQUESTS: 429,
+  // a company's or a session's request limit (RATE_LIMIT_*): `{ scope, limit, retryAfter }` and Retry-After
+  ERR_RATE_LIMITED: 429,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_INTERNAL: 500,
   ERR_INVALID_RESET_CODE: 400,

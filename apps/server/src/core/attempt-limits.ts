@@ -17,7 +17,8 @@ export interface AttemptLimit {
  * Registered as a preHandler (after body parsing, so a key may use the body or params).
  */
 export function attemptLimits(app: FastifyInstance, limits: AttemptLimit[]) {
-  const checks = limits.map((l) => ({ ...l, check: app.createRateLimit({ max: l.max, timeWindow: l.timeWindow, keyGenerator: l.key }) }));
+  // the limit's name leads its key: with REDIS_URL every limit counts in the same Redis (fastify-store.ts)
+  const checks = limits.map((l) => ({ ...l, check: app.createRateLimit({ max: l.max, timeWindow: l.timeWindow, keyGenerator: (req) => `${l.name}:${l.key(req)}` }) }));
   return async (request: FastifyRequest, reply: FastifyReply) => {
     for (const limit of checks) {
       if (limit.applies && !limit.applies(request)) continue;

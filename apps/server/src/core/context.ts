@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { Sql } from "../db/sql.js";
 import type { Jobs } from "./jobs.js";
 import type { Metrics } from "./metrics.js";
+import type { RequestLimits } from "./rate-limit/request-limits.js";
 import type { Realtime } from "./realtime.js";
 import type { SecretSealer } from "./secrets/sealer.js";
 import type { TokenService } from "./tokens.js";
@@ -18,6 +19,8 @@ export interface AppContext {
   secrets: SecretSealer;
   /** Prometheus metrics (GET /metrics): dispatchers count their sends, webhooks their lag. */
   metrics: Metrics;
+  /** Per-company and per-token request limits (core/rate-limit), shared across processes with REDIS_URL. */
+  limits: RequestLimits;
   /**
    * The server's pino logger (Fastify's), for code that runs outside a request: jobs, channels,
    * timers. Request code logs with `request.log` so the line carries the request id.

@@ -29,6 +29,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.status === 429 && typeof err.extra.retryAfter === "number") void reply.header("retry-after", String(err.extra.retryAfter));
       return reply.status(err.status).send({ error: err.code, message: err.message, ...err.extra });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -97,7 +98,11 @@ export function registerAuthHooks(app: FastifyInstance, ctx: AppContext): void {
   app.addHook("onRequest", async (request: FastifyRequest, _reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config?.public || !request.routeOptions.url) return;
-    const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request));
+    // the request limits count on the token's verified claims, before the session is read: past its
+    // company's or session's limit a request costs a signature check and one count
+    const { actor } = await authenticateAccessToken(ctx.sql, ctx.tokens, bearerToken(request), (claims) =>
+      ctx.limits.checkApi(request, { companyId: claims.companyId, id: claims.userId, sessionId: claims.sessionId }),
+    );
     request.actor = actor;
     if (actor.sessionId) activity.touch(actor.companyId, actor.sessionId);
     const gate = config?.gate;

@@ -26,6 +26,7 @@ export class Metrics {
   private readonly http: Histogram<"method" | "route" | "status_class">;
   private readonly webhookLag: Histogram;
   private readonly sends: Counter<"channel" | "outcome">;
+  private readonly rateLimited: Counter<"scope">;
 
   constructor(deps: { pool: pg.Pool; sql: Sql; realtime: Realtime; queues: () => string[]; log: FastifyBaseLogger }) {
     const registers = [this.registry];
@@ -47,6 +48,12 @@ export class Metrics {
       name: "atende_campaign_sends_total",
       help: "Campaign messages handed to the provider, by channel and outcome (sent, failed for good, retry later)",
       labelNames: ["channel", "outcome"],
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: "atende_rate_limited_total",
+      help: "Requests refused with 429 by the per-company and per-token request limits, by scope",
+      labelNames: ["scope"],
       registers,
     });
     // one statement fills the three job gauges: the first gauge collected in a scrape runs it, the others share it
@@ -113,6 +120,11 @@ export class Metrics {
   /** A webhook delivery finished processing; `receivedAt` is when its POST arrived (ms since the epoch). */
   webhookProcessed(receivedAt: number | Date): void {
     this.webhookLag.observe(Math.max(0, Date.now() - Number(receivedAt)) / 1000);
+  }
+
+  /** A request was refused by a request limit (core/rate-limit/request-limits.ts). */
+  countRateLimited(scope: string): void {
+    this.rateLimited.inc({ scope });
   }
 
   /** A dispatcher recorded a batch of sends. */

@@ -1,4 +1,4 @@
-import { EXTERNAL_API_BAD_TOKENS_PER_MINUTE, EXTERNAL_API_RATE_PER_MINUTE } from "@atende/shared";
+import { EXTERNAL_API_BAD_TOKENS_PER_MINUTE } from "@atende/shared";
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -10,34 +10,40 @@ import { authenticate, type ApiConnection } from "./service.js";
 const limits = new WeakMap<AppContext, BadTokenLimit>();
 
 /**
- * The route config of every Messages API route: public (no user session), 120 calls a minute per token
- * (keyed by the token's keyed hash, never the token itself; by address without one).
+ * The route config of every Messages API route: public (no user session), RATE_LIMIT_EXTERNAL_TOKEN_PER_MINUTE
+ * (default 120) calls a minute per token, counted before the token is looked up (keyed by the token's
+ * keyed hash, never the token itself; by address without one). 0 turns this limit off.
  */
 export function externalRouteConfig(ctx: AppContext) {
   const keyGenerator = (request: FastifyRequest) => {
     const token = bearerToken(request);
     return token ? `api:${apiTokenHash(ctx.config.jwtSecret, token).toString("base64url")}` : `api-ip:${request.ip}`;
   };
-  return { public: true, rateLimit: { max: EXTERNAL_API_RATE_PER_MINUTE, timeWindow: "1 minute", keyGenerator } };
+  const max = ctx.config.rateLimits.externalTokenPerMinute;
+  return { public: true, rateLimit: max > 0 ? { max, timeWindow: "1 minute", keyGenerator } : false } as const;
 }
 
 /** The token's connection; a wrong or missing token counts against the caller's address (10 a minute, then 429). */
 export async function externalCaller(ctx: AppContext, request: FastifyRequest): Promise<ApiConnection> {
   let badTokens = limits.get(ctx);
   if (!badTokens) {
-    badTokens = new BadTokenLimit(EXTERNAL_API_BAD_TOKENS_PER_MINUTE, 60_000);
+    badTokens = new BadTokenLimit(ctx.limits.counters, EXTERNAL_API_BAD_TOKENS_PER_MINUTE, 60_000);
     limits.set(ctx, badTokens);
   }
-  if (badTokens.blocked(request.ip)) throw new AppError("ERR_TOO_MANY_REQUESTS", "Muitas tentativas. Aguarde e tente novamente.");
+  if (await badTokens.blocked(request.ip)) throw new AppError("ERR_TOO_MANY_REQUESTS", "Muitas tentativas. Aguarde e tente novamente.");
+  let conn: ApiConnection;
   try {
-    return await authenticate(ctx, bearerToken(request));
+    conn = await authenticate(ctx, bearerToken(request));
   } catch (err) {
     if (err instanceof AppError && err.code === "ERR_SESSION_EXPIRED") {
-      badTokens.fail(request.ip);
+      await badTokens.fail(request.ip);
       request.log.warn({ address: request.ip }, "messages API: wrong or missing token");
     }
     throw err;
   }
+  // the company's limit, all its connections' tokens together (429 ERR_RATE_LIMITED)
+  await ctx.limits.checkExternal(request, conn.companyId);
+  return conn;
 }
 
 /**
