@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { Sql } from "../db/sql.js";
 import type { Jobs } from "./jobs.js";
 import type { Metrics } from "./metrics.js";
+import type { PgListener } from "./pg-listener.js";
 import type { Realtime } from "./realtime.js";
 import type { SecretSealer } from "./secrets/sealer.js";
 import type { TokenService } from "./tokens.js";
@@ -18,6 +19,8 @@ export interface AppContext {
   secrets: SecretSealer;
   /** Prometheus metrics (GET /metrics): dispatchers count their sends, webhooks their lag. */
   metrics: Metrics;
+  /** PostgreSQL LISTEN/NOTIFY of this process (forwarded driver actions, freed connection leases). */
+  listener: PgListener;
   /**
    * The server's pino logger (Fastify's), for code that runs outside a request: jobs, channels,
    * timers. Request code logs with `request.log` so the line carries the request id.

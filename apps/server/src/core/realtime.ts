@@ -69,19 +69,21 @@ export class Realtime {
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
   private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
+  /** `httpServer` null: a worker process, which emits (through the Redis adapter) but takes no sockets. */
   constructor(
-    httpServer: HttpServer,
+    httpServer: HttpServer | null,
     private readonly sql: Sql,
     private readonly tokens: TokenService,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.io = new Server(httpServer, {
+    this.io = new Server({
       path: "/socket.io",
       pingInterval: LIMITS.socketPingMs,
       pingTimeout: LIMITS.socketPingMs,
       serveClient: false,
       cors: { origin: true, credentials: true },
     });
+    if (httpServer) this.io.attach(httpServer);
     this.io.use((socket, next) => {
       this.admit(socket as SocketWithActor).then(
         () => next(),
