@@ -40,6 +40,8 @@ export interface Config {
   trustProxy: boolean;
   /** The first wait before another attempt of a message the provider refused for now (default: SEND_RETRY.baseMs). */
   sendRetryBaseMs?: number;
+  /** How long a driver action carried to another process waits for its answer (default DRIVER_CALL_TIMEOUT_MS, 10 s; tests shorten it). */
+  driverCallTimeoutMs?: number;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset, /metrics is open in development and absent (404) in production. */
   metricsToken: string | undefined;
   /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, /readyz answers 503 this long before the server stops taking requests (default 5 in production, 0 otherwise). */

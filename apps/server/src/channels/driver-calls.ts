@@ -71,7 +71,7 @@ export class DriverCallClient {
     this.waiters.set(id, () => wake());
     try {
       await notify(this.ctx.sql, CALLS_CHANNEL, String(whatsappId));
-      const until = Date.now() + (opts.timeoutMs ?? DRIVER_CALL_TIMEOUT_MS);
+      const until = Date.now() + (opts.timeoutMs ?? this.ctx.config.driverCallTimeoutMs ?? DRIVER_CALL_TIMEOUT_MS);
       for (;;) {
         const answer = await this.answered(companyId, id);
         if (answer) return answerOf<T>(answer);

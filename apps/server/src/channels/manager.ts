@@ -168,6 +168,7 @@ export class ChannelManager {
 
   /** Server start: the connected sessions nobody runs (the others belong to live processes). */
   async startConnected(): Promise<void> {
+    this.stopping = false;
     await this.listenForWork();
     if (!this.runsSessions) return;
     this.startTimers();

@@ -90,9 +90,10 @@ export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
   // the connection is saved: a session that cannot start now is started again from its row's buttons
+  // (on a process that runs sessions: this one, or another when this is a web process)
   await channels(ctx)
-    .start(companyId, id, row.provider)
-    .catch((err: unknown) => console.error(`connection ${id}: session not started`, err));
+    .act(companyId, id, "startSession", { provider: row.provider })
+    .catch((err: unknown) => ctx.log.warn({ err, companyId, whatsappId: id }, "a new connection's session did not start; it can be started from its row"));
   return presentWhatsapp((await repo.findWhatsapp(ctx.sql, companyId, id))!, true);
 }
 
