@@ -68,6 +68,8 @@ export class Realtime {
   private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
   private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
+  /** False on a worker: no HTTP server, no sockets of its own (it only emits). */
+  private readonly attached: boolean;
 
   /** `httpServer` null: a worker process, which emits (through the Redis adapter) but takes no sockets. */
   constructor(
@@ -83,6 +85,7 @@ export class Realtime {
       serveClient: false,
       cors: { origin: true, credentials: true },
     });
+    this.attached = httpServer !== null;
     if (httpServer) this.io.attach(httpServer);
     this.io.use((socket, next) => {
       this.admit(socket as SocketWithActor).then(
@@ -263,7 +266,9 @@ export class Realtime {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.io.close(() => resolve()));
+    // each socket's transport is closed without a disconnect packet, so the browser's client reconnects
+    // by itself (to another web process behind the load balancer) rather than staying disconnected
+    if (this.attached) await new Promise<void>((resolve) => this.io.close(() => resolve()));
     // the sockets' disconnect handlers ask the adapter (Redis) who is left: let them finish first
     await Promise.allSettled([...this.offlineChecks]);
     await Promise.all(
