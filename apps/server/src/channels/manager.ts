@@ -61,6 +61,9 @@ export type SendTarget =
   | { kind: "local"; driver: WhatsappDriver; expiresTicket: number }
   | { kind: "remote"; expiresTicket: number; precheck?: (to: string, outgoing?: OutgoingCheck) => Promise<void> };
 
+/** At shutdown, how long the forwarded calls this process already took may take to finish. */
+const STOP_CALLS_WAIT_MS = 5000;
+
 /** How often a process that runs drivers checks its leases and its connections' outboxes. */
 export const OUTBOX_POLL_MS = 500;
 
@@ -81,7 +84,7 @@ export class ChannelManager {
   private polling = false;
   private readonly draining = new Set<number>();
   private readonly calls: DriverCallClient;
-  private runningCalls = false;
+  private runningCalls: Promise<void> | null = null;
   private callsAgain = false;
   private listening: Promise<void> | null = null;
   /** Set by stopAll (shutdown): no session starts and no forwarded call is taken from then on. */
@@ -244,6 +247,11 @@ export class ChannelManager {
   async stopAll(): Promise<void> {
     this.stopping = true;
     this.stopTimers();
+    // forwarded calls already taken are finished (their callers get an answer) before the drivers stop;
+    // waiting ones stay for the process that takes the connections over
+    if (this.runningCalls) {
+      await Promise.race([this.runningCalls, new Promise((r) => setTimeout(r, STOP_CALLS_WAIT_MS).unref())]);
+    }
     const all = [...this.drivers.values()];
     this.drivers.clear();
     await Promise.all(all.map((d) => d.stop().catch((err: unknown) => this.failedStop(err, d.whatsappId))));
@@ -282,7 +290,12 @@ export class ChannelManager {
       this.callsAgain = true;
       return;
     }
-    this.runningCalls = true;
+    const run = this.runCallsNow();
+    this.runningCalls = run;
+    await run;
+  }
+
+  private async runCallsNow(): Promise<void> {
     try {
       do {
         this.callsAgain = false;
@@ -294,7 +307,7 @@ export class ChannelManager {
     } catch (err) {
       this.ctx.log.error({ err }, "forwarded connection actions: a run failed; the next announcement or poll tries again");
     } finally {
-      this.runningCalls = false;
+      this.runningCalls = null;
     }
   }
 
