@@ -268,7 +268,13 @@ export class Realtime {
   async close(): Promise<void> {
     // each socket's transport is closed without a disconnect packet, so the browser's client reconnects
     // by itself (to another web process behind the load balancer) rather than staying disconnected
-    if (this.attached) await new Promise<void>((resolve) => this.io.close(() => resolve()));
+    // (the HTTP server itself is closed by Fastify, which also closes idle keep-alive connections at once:
+    // socket.io's own close would wait for them to time out)
+    if (this.attached) {
+      this.io.engine.close();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await this.io.of("/").adapter.close();
     // the sockets' disconnect handlers ask the adapter (Redis) who is left: let them finish first
     await Promise.allSettled([...this.offlineChecks]);
     await Promise.all(
