@@ -273,12 +273,12 @@ export class ChannelManager {
    */
   private listenForWork(): Promise<void> {
     this.listening ??= (async () => {
+      // a web process holds no lease and starts no session: it has no call to take
+      if (!this.ctx.config.runSessions) return;
       await this.ctx.listener.listen(CALLS_CHANNEL, () => void this.runCalls());
-      if (this.ctx.config.runSessions) {
-        await this.ctx.listener.listen(RELEASED_CHANNEL, () => {
-          if (this.runsSessions) void this.tick().catch((err: unknown) => this.ctx.log.error({ err }, "taking over freed connections failed; the heartbeat tries again"));
-        });
-      }
+      await this.ctx.listener.listen(RELEASED_CHANNEL, () => {
+        if (this.runsSessions) void this.tick().catch((err: unknown) => this.ctx.log.error({ err }, "taking over freed connections failed; the heartbeat tries again"));
+      });
     })();
     return this.listening;
   }
