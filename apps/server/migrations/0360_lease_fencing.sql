@@ -13,7 +13,7 @@ ALTER TABLE connection_owners ADD COLUMN epoch bigint NOT NULL DEFAULT nextval('
 CREATE TABLE driver_calls (
   id bigserial PRIMARY KEY,
   company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
-  whatsapp_id integer NOT NULL REFERENCES whatsapps(id) ON DELETE CASCADE,
+  whatsapp_id integer NOT NULL,
   action text NOT NULL,
   args jsonb NOT NULL DEFAULT '{}',
   -- waiting → running → done | failed; abandoned: the caller stopped waiting before anyone claimed it
@@ -25,7 +25,9 @@ CREATE TABLE driver_calls (
   error_code text,
   error_message text,
   created_at timestamptz NOT NULL DEFAULT now(),
-  answered_at timestamptz
+  answered_at timestamptz,
+  -- a call names a connection of its own company only
+  FOREIGN KEY (company_id, whatsapp_id) REFERENCES whatsapps (company_id, id) ON DELETE CASCADE
 );
 CREATE INDEX driver_calls_waiting ON driver_calls (whatsapp_id, id) WHERE state = 'waiting';
 CREATE INDEX driver_calls_company ON driver_calls (company_id, whatsapp_id);
