@@ -164,6 +164,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       lifecycle.draining = true;
     },
     async close() {
+      // a keep-alive connection whose request is still running when the server closes would otherwise
+      // stay open for Node's 5 s keep-alive timeout after its answer (only idle ones are closed at once)
+      app.server.keepAliveTimeout = 200;
       // the WhatsApp connections first: their leases are freed before anything else can hang, so
       // another (or the restarted) process takes them over at once
       await channels(ctx).stopAll();
