@@ -127,7 +127,7 @@ export async function startServer(o: ServerOptions): Promise<ServerProcess> {
     },
   };
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${base}/readyz`).then(
+    const ok = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.ok,
       () => false,
     );
