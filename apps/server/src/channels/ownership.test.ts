@@ -91,7 +91,8 @@ describe("a connection's driver runs in one process", () => {
     expect(await owner()).toBe(channels(b.ctx).ownerId);
     await channels(b.ctx).stopAll(); // B shuts down: its lease is freed and announced (NOTIFY)
     const until = Date.now() + 5000;
-    while ((await owner().catch(() => null)) !== channels(a.ctx).ownerId && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const current = async () => (await a.sql.maybe<{ owner_id: string }>("SELECT owner_id FROM connection_owners WHERE whatsapp_id = $1", [wa]))?.owner_id;
+    while ((await current()) !== channels(a.ctx).ownerId && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(await owner()).toBe(channels(a.ctx).ownerId);
     expect(channels(a.ctx).get(wa)).toBeDefined();
     await channels(b.ctx).startConnected(); // B back (its start takes nothing: A runs it)
