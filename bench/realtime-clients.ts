@@ -9,7 +9,15 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { io, type Socket } from "socket.io-client";
 
-const { base, companyId, tokens } = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as { base: string; companyId: number; tokens: string[] };
+// `bases`: the web processes (several with BENCH_WEB_PROCESSES); socket i goes to bases[i % n], as a
+// load balancer spreading new connections would
+const { base, bases: many, companyId, tokens } = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as {
+  base: string;
+  bases?: string[];
+  companyId: number;
+  tokens: string[];
+};
+const bases = many?.length ? many : [base];
 const messageLatencies: number[] = [];
 const updateReceipts: { id: number; at: number }[] = [];
 const updatesExpected = new Set<number>();
@@ -22,7 +30,7 @@ const messagesSeen = new Map<string, number>();
 const sockets: Socket[] = [];
 let connected = 0;
 tokens.forEach((token, i) => {
-  const s = io(base, { auth: { token }, transports: ["websocket"], reconnection: false });
+  const s = io(bases[i % bases.length]!, { auth: { token }, transports: ["websocket"], reconnection: false });
   s.on("connect", () => {
     if (++connected === tokens.length) console.log("ready");
   });

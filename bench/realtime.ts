@@ -8,7 +8,13 @@
  * Knobs: BENCH_AGENTS (connected agents, 2000), BENCH_EVENTS (customer messages, 40; each followed by
  * an agent accepting the ticket: a ticket update), BENCH_GAP_MS (between events, 250).
  *
- * This process runs the real server (one process) on a fresh database: one company whose agents are
+ * With BENCH_WEB_PROCESSES=N (e.g. 2) the server runs instead as real processes of the built bundle:
+ * one ROLE=worker (the sandbox session, jobs) and N ROLE=web processes on a Redis the bench starts
+ * (redis-server must be installed); the agents' sockets are spread over the web processes, the
+ * requests go to the first one, and every event crosses processes through the Redis adapter (a
+ * customer's message is processed on the worker; the ticket update is emitted by web 1).
+ *
+ * Otherwise this process runs the real server (one process) on a fresh database: one company whose agents are
  * all in the queue of a connected sandbox connection, each with a session and an access token. The
  * agents' browsers are another process (bench/realtime-clients.ts), one socket.io connection per
  * agent over WebSocket. Each customer message goes in through the sandbox's inbound endpoint (the
@@ -17,7 +23,7 @@
  * and how many of the expected receipts never came.
  */
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -32,10 +38,12 @@ import { seedFirstStart } from "../apps/server/src/db/seed.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { buildCompany, buildQueue, buildUser, TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
 import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
+import { startRedis, startServer, type ServerProcess } from "../apps/server/test/server-processes.js";
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 2000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 40);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250);
+const WEB_PROCESSES = Number(process.env.BENCH_WEB_PROCESSES ?? 0);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
@@ -43,6 +51,8 @@ async function main() {
   const url = db.url;
   const pool = createPool(url, 20);
   let built: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const processes: ServerProcess[] = [];
+  let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   try {
     await migrate(pool);
     const secret = "r".repeat(40);
@@ -75,10 +85,23 @@ async function main() {
     for (const a of agents) agentTokens.push(await tokenOf(a.id));
     const adminToken = await tokenOf(admin.id);
 
-    built = await buildApp(config, pool, url);
-    await built.start();
-    await built.app.listen({ port: 0, host: "127.0.0.1" });
-    const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    let base: string;
+    let bases: string[] = [];
+    if (WEB_PROCESSES > 0) {
+      redis = await startRedis();
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), "bench-realtime-"));
+      const opts = { databaseUrl: url, redisUrl: redis.url, dataDir, env: { JWT_SECRET: secret, LOG_LEVEL: "warn" } };
+      processes.push(await startServer({ ...opts, name: "worker", role: "worker" }));
+      for (let i = 0; i < WEB_PROCESSES; i++) processes.push(await startServer({ ...opts, name: `web-${i + 1}`, role: "web" }));
+      bases = processes.filter((p) => p.role === "web").map((p) => p.base);
+      base = bases[0]!;
+      console.log(`one worker and ${WEB_PROCESSES} web processes (the built bundle) on Redis ${redis.url}`);
+    } else {
+      built = await buildApp(config, pool, url);
+      await built.start();
+      await built.app.listen({ port: 0, host: "127.0.0.1" });
+      base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    }
     const call = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`${base}${p}`, {
         method,
@@ -92,7 +115,7 @@ async function main() {
     await call("POST", `/api/sandbox/${wa}/scan`);
 
     const tokensFile = path.join(os.tmpdir(), `bench-realtime-${process.pid}.json`);
-    await writeFile(tokensFile, JSON.stringify({ base, companyId, tokens: agentTokens }));
+    await writeFile(tokensFile, JSON.stringify({ base, bases, companyId, tokens: agentTokens }));
     const clients = spawn(path.join(here, "../node_modules/.bin/tsx"), [path.join(here, "realtime-clients.ts"), tokensFile], {
       stdio: ["pipe", "pipe", "inherit"],
     });
@@ -136,6 +159,8 @@ async function main() {
     console.log(`load at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} CPUs)`);
     clients.kill();
   } finally {
+    for (const p of processes) await p.stop();
+    await redis?.stop();
     await built?.close();
     await pool.end();
     await db.stop();

@@ -18,6 +18,8 @@ import { registerOpenApi } from "./core/openapi.js";
 import { registerRunContext } from "./core/run-context.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
+import { registerWorkerGate } from "./core/roles.js";
+import { PgListener } from "./core/pg-listener.js";
 import { TokenService } from "./core/tokens.js";
 import { defineResealJob } from "./core/secrets/job.js";
 import { resealStoredSecrets } from "./core/secrets/reseal.js";
@@ -73,6 +75,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerRunContext(app);
+  registerWorkerGate(app, config);
   const routes: ApiRoute[] = [];
   app.addHook("onRoute", (r) => {
     // the API document's own routes (Swagger UI's files) are not API routes
@@ -87,7 +90,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const plannedPool = createPool(databaseUrl, 8, app.log, { genericPlans: true });
   const sql = new Sql(pool, plannedPool);
   const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
-  const realtime = new Realtime(app.server, sql, tokens, app.log);
+  // a worker takes no sockets: its events reach the web processes' sockets through Redis
+  const realtime = new Realtime(config.role === "worker" ? null : app.server, sql, tokens, app.log);
   if (config.redisUrl) await realtime.useRedis(config.redisUrl);
   const jobs = new Jobs(databaseUrl, config.runJobs, app.log.child({ component: "jobs" }));
   const secrets = new SecretSealer(config.secretsKeys, config.jwtSecret);
@@ -95,7 +99,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   // every rate limit counts here: in Redis with REDIS_URL (all processes together), else in this process
   const counters: CounterStore = config.redisUrl ? await RedisCounterStore.connect(config.redisUrl, app.log) : new MemoryCounterStore();
   const limits = new RequestLimits(counters, config.rateLimits, metrics);
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, limits, log: app.log };
+  const listener = new PgListener(databaseUrl, app.log.child({ component: "listen" }));
+  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, limits, listener, log: app.log };
   defineResealJob(ctx);
   const lifecycle: Lifecycle = { draining: false };
   metrics.observeRequests(app);
@@ -128,7 +133,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   await app.register(async (scope) => emailPublicRoutes(scope, ctx));
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, "../../web/dist");
-  if (existsSync(path.join(webDist, "index.html"))) {
+  if (config.role !== "worker" && existsSync(path.join(webDist, "index.html"))) {
     // brotli/gzip files written by the web build are served to browsers that accept them; hashed
     // files under /assets never change (a new build gives new names), so browsers keep them for a
     // year; the page and the other files are revalidated on every load, so a new build shows at once
@@ -168,6 +173,9 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       lifecycle.draining = true;
     },
     async close() {
+      // a keep-alive connection whose request is still running when the server closes would otherwise
+      // stay open for Node's 5 s keep-alive timeout after its answer (only idle ones are closed at once)
+      app.server.keepAliveTimeout = 200;
       // the WhatsApp connections first: their leases are freed before anything else can hang, so
       // another (or the restarted) process takes them over at once
       await channels(ctx).stopAll();
@@ -175,6 +183,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       await app.close();
       await jobs.stop();
       await counters.close();
+      await listener.close();
       await plannedPool.end();
     },
   };

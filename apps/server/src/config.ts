@@ -41,12 +41,22 @@ export interface Config {
   trustProxy: boolean;
   /** The first wait before another attempt of a message the provider refused for now (default: SEND_RETRY.baseMs). */
   sendRetryBaseMs?: number;
+  /** How long a driver action carried to another process waits for its answer (default DRIVER_CALL_TIMEOUT_MS, 10 s; tests shorten it). */
+  driverCallTimeoutMs?: number;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset, /metrics is open in development and absent (404) in production. */
   metricsToken: string | undefined;
   /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, /readyz answers 503 this long before the server stops taking requests (default 5 in production, 0 otherwise). */
   drainSeconds: number;
-  /** Start the durable job workers in this process. */
+  /**
+   * ROLE: what this process runs (docs/architecture.md "Process roles and fencing"). `web` serves HTTP
+   * and sockets only; `worker` runs jobs, dispatchers, pollers and the WhatsApp sessions and answers only
+   * /healthz, /readyz and /metrics over HTTP; `all` (the default) does both.
+   */
+  role: ProcessRole;
+  /** Start the durable job workers, dispatchers and pollers in this process (ROLE not web, and RUN_JOBS not false). */
   runJobs: boolean;
+  /** Run WhatsApp sessions (drivers) in this process: every role but web. */
+  runSessions: boolean;
   /** Sandbox connections (a test phone in the browser): off in production unless ENABLE_SANDBOX=true. */
   enableSandbox: boolean;
   /** Production may run on the embedded PostgreSQL only when ALLOW_EMBEDDED_DATABASE=true. */
@@ -136,6 +146,15 @@ export function loadSmsConfig(env: NodeJS.ProcessEnv, nodeEnv: Config["env"]): S
 
 export class ConfigError extends Error {}
 
+export const PROCESS_ROLES = ["all", "web", "worker"] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+function roleOf(value: string | undefined): ProcessRole {
+  const role = value?.trim() || "all";
+  if (!(PROCESS_ROLES as readonly string[]).includes(role)) throw new ConfigError(`ROLE must be all, web or worker (got "${role}")`);
+  return role as ProcessRole;
+}
+
 function keyRingOf(env: NodeJS.ProcessEnv, production: boolean): KeyRing {
   try {
     return loadKeyRing(env.SECRETS_KEYS, production);
@@ -157,6 +176,7 @@ function pixConfigOf(env: NodeJS.ProcessEnv, production: boolean): PixConfig {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development";
   const dataDir = path.resolve(env.DATA_DIR ?? "./data");
+  const role = roleOf(env.ROLE);
   const config: Config = {
     env: nodeEnv,
     port: Number(env.PORT ?? 8080),
@@ -179,7 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dialogflowApiUrl: (env.DIALOGFLOW_API_URL || "https://dialogflow.googleapis.com").replace(/\/+$/, ""),
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === "test" ? "silent" : "info"),
-    runJobs: env.RUN_JOBS !== "false",
+    role,
+    runJobs: role !== "web" && env.RUN_JOBS !== "false",
+    runSessions: role !== "web",
     metricsToken: env.METRICS_TOKEN || undefined,
     drainSeconds: Number(env.SHUTDOWN_DRAIN_SECONDS ?? (nodeEnv === "production" ? 5 : 0)),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -191,6 +213,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
     throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");
+  }
+  if (config.role !== "all" && !config.redisUrl) {
+    // the sockets are on web processes and most events start on workers (sessions, jobs): only the
+    // socket.io Redis adapter carries them across
+    throw new ConfigError(`ROLE=${config.role} needs REDIS_URL: events of one process reach the browsers of another only through Redis`);
   }
   if (config.env === "production") {
     if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {

@@ -25,8 +25,8 @@ export interface TestApp extends BuiltApp {
 
 let loginCount = 1;
 
-/** A fresh database cloned from the migrated template, and the whole app on top of it. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** A fresh database cloned from the migrated template (dropped with the run's others at teardown): its URL. */
+export async function createTestDatabase(): Promise<string> {
   const serverUrl = inject("dbServerUrl");
   const template = inject("dbTemplate");
   const name = `atende_t_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -36,7 +36,21 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
-  const databaseUrl = u.toString();
+  return u.toString();
+}
+
+/** Drops a database of createTestDatabase (best effort: the global teardown drops whatever this left behind). */
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const c = new pg.Client({ connectionString: inject("dbServerUrl") });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((err: unknown) => console.warn(`test teardown: could not drop ${name}`, err));
+  await c.end();
+}
+
+/** A fresh database cloned from the migrated template, and the whole app on top of it. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const databaseUrl = await createTestDatabase();
   const config: Config = {
     ...loadConfig({ NODE_ENV: "test" }),
     adminEmail: "root@platform.test",
@@ -88,11 +102,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     async close() {
       await built.close();
       await pool.end();
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      // best effort: the global teardown drops whatever this left behind
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((err: unknown) => console.warn(`test teardown: could not drop ${name}`, err));
-      await c.end();
+      await dropTestDatabase(databaseUrl);
     },
   };
   return app;

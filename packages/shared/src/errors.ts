@@ -68,6 +68,8 @@ export const ERROR_STATUS = {
   ERR_WAPP_MEDIA_TYPE_UNSUPPORTED: 400,
   ERR_WAPP_MEDIA_TOO_LARGE: 413,
   ERR_SANDBOX_DISABLED: 403,
+  /** extension: the server process that runs the connection did not answer a forwarded action in time (docs/architecture.md "Process roles and fencing") */
+  ERR_WAPP_OWNER_UNREACHABLE: 503,
   ERR_COMPANY_INACTIVE: 401,
   ERR_INVALID_CURRENT_PASSWORD: 400,
   ERR_TOO_MANY_SOCKETS: 429,

@@ -1,4 +1,5 @@
 import type { MediaType, SessionStatus } from "@atende/shared";
+import type { LeaseFence } from "./ownership.js";
 
 /**
  * The contract every WhatsApp driver implements (sandbox now; Baileys and the Cloud API later).
@@ -9,6 +10,11 @@ import type { MediaType, SessionStatus } from "@atende/shared";
 export interface WhatsappDriver {
   readonly whatsappId: number;
   readonly companyId: number;
+  /**
+   * The lease this driver was started under (ownership.ts): the driver's writes on the connection's
+   * state are fenced with it, so they stop the moment another process takes the connection over.
+   */
+  readonly fence?: LeaseFence;
   /** Starts a session: emits `qr` (unpaired) or `status: CONNECTED` (already paired). */
   connect(): Promise<void>;
   /** Ends the session (logout); emits `status: DISCONNECTED`. */

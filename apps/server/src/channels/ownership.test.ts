@@ -87,15 +87,28 @@ describe("a connection's driver runs in one process", () => {
     expect(await phoneCount("enviada por A, entregue por B")).toBe(1);
   });
 
+  it("a process shutting down frees and announces its connections: the other takes them at once", async () => {
+    expect(await owner()).toBe(channels(b.ctx).ownerId);
+    await channels(b.ctx).stopAll(); // B shuts down: its lease is freed and announced (NOTIFY)
+    const until = Date.now() + 5000;
+    const current = async () => (await a.sql.maybe<{ owner_id: string }>("SELECT owner_id FROM connection_owners WHERE whatsapp_id = $1", [wa]))?.owner_id;
+    while ((await current()) !== channels(a.ctx).ownerId && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await owner()).toBe(channels(a.ctx).ownerId);
+    expect(channels(a.ctx).get(wa)).toBeDefined();
+    await channels(b.ctx).startConnected(); // B back (its start takes nothing: A runs it)
+  });
+
   it("a connection nobody runs cannot send: ERR_WAPP_NOT_INITIALIZED and nothing stored", async () => {
-    const { ticketId } = await inboundOnB("5531977770003");
+    const { ticketId } = await inbound(a, t.admin.token, wa, { number: "5531977770003" });
     await a.api("PUT", `/api/tickets/${ticketId}`, { token: t.admin.token, body: { action: "accept" } });
-    await channels(b.ctx).stopAll(); // B shuts down: its lease is freed
+    // both stop running it (B's manager already stopped: it no longer takes announced connections)
+    await channels(b.ctx).stopAll();
+    await channels(a.ctx).stopAll();
     const res = await a.api("POST", `/api/messages/${ticketId}`, { token: t.admin.token, body: { body: "ninguém envia", sign: false } });
     expect(res.json().error).toBe("ERR_WAPP_NOT_INITIALIZED");
     expect((await a.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE body = 'ninguém envia'")).n).toBe(0);
-    // the next heartbeat of a live process resumes it
-    await channels(a.ctx).tick();
+    // a live process resumes it (its start, or its next heartbeat)
+    await channels(a.ctx).startConnected();
     expect(await owner()).toBe(channels(a.ctx).ownerId);
     expect((await a.api("POST", `/api/messages/${ticketId}`, { token: t.admin.token, body: { body: "retomada", sign: false } })).statusCode).toBe(200);
   });

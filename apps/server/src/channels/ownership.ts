@@ -20,19 +20,66 @@ export function newOwnerId(): string {
 }
 
 /**
- * Claims a connection's lease: always when `takeOver` (an administrator started the session here),
- * otherwise only when it is free, expired or already ours. True when this process holds it now.
+ * A lease as its holder knows it: the connection and the epoch it was taken with. Writes the holder makes
+ * on the connection's state carry it (`fenced`, `assertFence`), so they are refused once another process
+ * has taken the lease (a new epoch) or the lease was released (no row).
  */
-export async function claimLease(sql: Sql, whatsappId: number, ownerId: string, takeOver: boolean): Promise<boolean> {
-  const row = await sql.maybe<{ owner_id: string }>(
+export interface LeaseFence {
+  whatsappId: number;
+  epoch: number;
+}
+
+/** A write refused because the process no longer holds the connection's lease (it was taken over or released). */
+export class LeaseLostError extends Error {
+  constructor(readonly fence: LeaseFence) {
+    super(`the lease of connection ${fence.whatsappId} (epoch ${fence.epoch}) is no longer held by this process`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/**
+ * Claims a connection's lease: always when `takeOver` (an administrator started the session here),
+ * otherwise only when it is free, expired or already ours. The lease's epoch when this process holds it
+ * now (a new one when the holder changed or `takeOver`: a restarted session fences its former driver
+ * too), null otherwise.
+ */
+export async function claimLease(sql: Sql, whatsappId: number, ownerId: string, takeOver: boolean): Promise<LeaseFence | null> {
+  const row = await sql.maybe<{ owner_id: string; epoch: number }>(
     `INSERT INTO connection_owners (whatsapp_id, owner_id, heartbeat_at) VALUES ($1, $2, now())
-     ON CONFLICT (whatsapp_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, heartbeat_at = now()
+     ON CONFLICT (whatsapp_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, heartbeat_at = now(),
+            epoch = CASE WHEN $3 OR connection_owners.owner_id <> EXCLUDED.owner_id THEN EXCLUDED.epoch ELSE connection_owners.epoch END
       WHERE $3 OR connection_owners.owner_id = EXCLUDED.owner_id
          OR connection_owners.heartbeat_at < now() - make_interval(secs => $4)
-     RETURNING owner_id`,
+     RETURNING owner_id, epoch`,
     [whatsappId, ownerId, takeOver, LEASE_TTL_SECONDS],
   );
-  return row?.owner_id === ownerId;
+  return row?.owner_id === ownerId ? { whatsappId, epoch: row.epoch } : null;
+}
+
+/**
+ * The SQL condition of a fenced statement: true while the lease row still carries the fence's epoch.
+ * `FOR SHARE` locks that row until the statement's transaction ends, so a takeover (an UPDATE of the
+ * row) waits for the write to commit, and a write after a committed takeover sees the new epoch and
+ * does nothing. `w` and `e` are the placeholders of the connection id and the epoch.
+ */
+export const fenceCondition = (w: string, e: string) =>
+  `EXISTS (SELECT 1 FROM connection_owners WHERE whatsapp_id = ${w} AND epoch = ${e} FOR SHARE)`;
+
+/**
+ * Inside a transaction: locks the lease row while it carries the fence's epoch (see fenceCondition), or
+ * throws LeaseLostError. The transaction's later writes are then the current holder's.
+ */
+export async function assertFence(sql: Sql, fence: LeaseFence): Promise<void> {
+  const row = await sql.maybe("SELECT 1 FROM connection_owners WHERE whatsapp_id = $1 AND epoch = $2 FOR SHARE", [fence.whatsappId, fence.epoch]);
+  if (!row) throw new LeaseLostError(fence);
+}
+
+/** Runs `write` in a transaction that first checks (and locks) the fence: nothing is written by a former holder. */
+export function fenced<T>(sql: Sql, fence: LeaseFence, write: (tx: Sql) => Promise<T>): Promise<T> {
+  return sql.tx(async (tx) => {
+    await assertFence(tx, fence);
+    return write(tx);
+  });
 }
 
 /**
@@ -70,8 +117,13 @@ export async function releaseLease(sql: Sql, whatsappId: number, ownerId: string
   await sql.exec("DELETE FROM connection_owners WHERE whatsapp_id = $1 AND owner_id = $2", [whatsappId, ownerId]);
 }
 
-export async function releaseAll(sql: Sql, ownerId: string): Promise<void> {
-  await sql.exec("DELETE FROM connection_owners WHERE owner_id = $1", [ownerId]);
+/** NOTIFY channel of freed leases (payload: the connection ids): processes that run sessions take them at once. */
+export const RELEASED_CHANNEL = "connection_leases_freed";
+
+/** Frees every lease of this process (shutdown); returns the connections freed. */
+export async function releaseAll(sql: Sql, ownerId: string): Promise<number[]> {
+  const rows = await sql.many<{ whatsapp_id: number }>("DELETE FROM connection_owners WHERE owner_id = $1 RETURNING whatsapp_id", [ownerId]);
+  return rows.map((r) => r.whatsapp_id);
 }
 
 /** Renews every lease of this process; returns the connections it still holds. */

@@ -3,6 +3,7 @@ import type { MediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import type { DriverEvents, InboundMessage, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "./driver.js";
 import { reportedToCaller } from "../core/ignore.js";
+import { fenceCondition, LeaseLostError, type LeaseFence } from "./ownership.js";
 
 /** Ack steps of a message the sandbox "phone" received: sent (server) after 1 s, delivered after 2.5 s. */
 export const SANDBOX_ACK_STEPS = [
@@ -39,7 +40,19 @@ export class SandboxDriver implements WhatsappDriver {
     readonly whatsappId: number,
     private readonly events: DriverEvents,
     private readonly resume: boolean,
+    /** Without a fence (a driver built outside the channel manager) its writes are not fenced. */
+    readonly fence?: LeaseFence,
   ) {}
+
+  /**
+   * The "phone" is this driver's connection state: every write on sandbox_messages carries the fence
+   * (`$f` and `$f+1`: the connection and the epoch), so a driver whose lease was taken over writes
+   * nothing — a send it attempts fails with LeaseLostError and is never on the phone.
+   */
+  private fenceParams(at: number): { cond: string; params: unknown[] } {
+    if (!this.fence) return { cond: "true", params: [] };
+    return { cond: fenceCondition(`$${at}`, `$${at + 1}`), params: [this.fence.whatsappId, this.fence.epoch] };
+  }
 
   get phoneNumber(): string {
     return `5500000${String(this.whatsappId).padStart(6, "0")}`;
@@ -97,10 +110,11 @@ export class SandboxDriver implements WhatsappDriver {
   /** Moves an outbound message's ack forward (never back) and reports it. */
   private async advance(providerId: string, ack: number): Promise<void> {
     if (this.state !== "connected") return;
+    const f = this.fenceParams(5);
     const moved = await this.ctx.sql.maybe(
       `UPDATE sandbox_messages SET ack = $4
-        WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND direction = 'outbound' AND ack < $4 RETURNING id`,
-      [this.companyId, this.whatsappId, providerId, ack],
+        WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND direction = 'outbound' AND ack < $4 AND ${f.cond} RETURNING id`,
+      [this.companyId, this.whatsappId, providerId, ack, ...f.params],
     );
     if (moved) await this.events.ack(providerId, ack);
   }
@@ -127,11 +141,13 @@ export class SandboxDriver implements WhatsappDriver {
   private async store(to: string, body: string, mediaType: MediaType, mediaName: string | null): Promise<SentMessage> {
     this.ensureConnected();
     const providerId = newProviderId();
-    await this.ctx.sql.exec(
+    const f = this.fenceParams(8);
+    const stored = await this.ctx.sql.exec(
       `INSERT INTO sandbox_messages (company_id, whatsapp_id, provider_id, direction, number, body, media_type, media_name, ack)
-       VALUES ($1, $2, $3, 'outbound', $4, $5, $6, $7, 1)`,
-      [this.companyId, this.whatsappId, providerId, to, body, mediaType, mediaName],
+       SELECT $1, $2, $3, 'outbound', $4, $5, $6, $7, 1 WHERE ${f.cond}`,
+      [this.companyId, this.whatsappId, providerId, to, body, mediaType, mediaName, ...f.params],
     );
+    if (!stored) throw new LeaseLostError(this.fence!);
     for (const step of SANDBOX_ACK_STEPS) this.schedule(providerId, step.ack, step.afterMs);
     return { providerId };
   }
@@ -145,28 +161,31 @@ export class SandboxDriver implements WhatsappDriver {
   }
 
   async deleteMessage(_to: string, providerId: string): Promise<void> {
+    const f = this.fenceParams(4);
     await this.ctx.sql.exec(
-      "UPDATE sandbox_messages SET is_deleted = true WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3",
-      [this.companyId, this.whatsappId, providerId],
+      `UPDATE sandbox_messages SET is_deleted = true WHERE company_id = $1 AND whatsapp_id = $2 AND provider_id = $3 AND ${f.cond}`,
+      [this.companyId, this.whatsappId, providerId, ...f.params],
     );
   }
 
   async markRead(to: string): Promise<void> {
+    const f = this.fenceParams(4);
     await this.ctx.sql.exec(
       `UPDATE sandbox_messages SET ack = 4
-        WHERE company_id = $1 AND whatsapp_id = $2 AND number = $3 AND direction = 'inbound' AND ack < 4`,
-      [this.companyId, this.whatsappId, to],
+        WHERE company_id = $1 AND whatsapp_id = $2 AND number = $3 AND direction = 'inbound' AND ack < 4 AND ${f.cond}`,
+      [this.companyId, this.whatsappId, to, ...f.params],
     );
   }
 
   /** The customer opened the chat (phone page) or replied: every agent message so far is read. */
   async phoneRead(number?: string): Promise<number> {
+    const f = this.fenceParams(5);
     const rows = await this.ctx.sql.many<{ provider_id: string }>(
       `UPDATE sandbox_messages SET ack = $4
         WHERE company_id = $1 AND whatsapp_id = $2 AND direction = 'outbound' AND ack < $4
-          AND ($3::text IS NULL OR number = $3)
+          AND ($3::text IS NULL OR number = $3) AND ${f.cond}
         RETURNING provider_id`,
-      [this.companyId, this.whatsappId, number ?? null, SANDBOX_READ_ACK],
+      [this.companyId, this.whatsappId, number ?? null, SANDBOX_READ_ACK, ...f.params],
     );
     for (const r of rows) await this.events.ack(r.provider_id, SANDBOX_READ_ACK);
     return rows.length;
@@ -189,11 +208,14 @@ export class SandboxDriver implements WhatsappDriver {
   private async deliver(input: SandboxInbound): Promise<unknown> {
     const providerId = newProviderId();
     const mediaType = input.mediaType ?? (input.media ? "application" : "chat");
-    await this.ctx.sql.exec(
+    const f = this.fenceParams(8);
+    const stored = await this.ctx.sql.exec(
       `INSERT INTO sandbox_messages (company_id, whatsapp_id, provider_id, direction, number, body, media_type, media_name, ack)
-       VALUES ($1, $2, $3, 'inbound', $4, $5, $6, $7, 2)`,
-      [this.companyId, this.whatsappId, providerId, input.number, input.body, mediaType, input.media?.fileName ?? null],
+       SELECT $1, $2, $3, 'inbound', $4, $5, $6, $7, 2 WHERE ${f.cond}`,
+      [this.companyId, this.whatsappId, providerId, input.number, input.body, mediaType, input.media?.fileName ?? null, ...f.params],
     );
+    // a driver whose lease was taken over no longer receives: the caller gets the error and may try again
+    if (!stored) throw new LeaseLostError(this.fence!);
     await this.phoneRead(input.number);
     const message: InboundMessage = {
       providerId,

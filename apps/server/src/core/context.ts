@@ -4,6 +4,7 @@ import type { Sql } from "../db/sql.js";
 import type { Jobs } from "./jobs.js";
 import type { Metrics } from "./metrics.js";
 import type { RequestLimits } from "./rate-limit/request-limits.js";
+import type { PgListener } from "./pg-listener.js";
 import type { Realtime } from "./realtime.js";
 import type { SecretSealer } from "./secrets/sealer.js";
 import type { TokenService } from "./tokens.js";
@@ -21,6 +22,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Per-company and per-token request limits (core/rate-limit), shared across processes with REDIS_URL. */
   limits: RequestLimits;
+  /** PostgreSQL LISTEN/NOTIFY of this process (forwarded driver actions, freed connection leases). */
+  listener: PgListener;
   /**
    * The server's pino logger (Fastify's), for code that runs outside a request: jobs, channels,
    * timers. Request code logs with `request.log` so the line carries the request id.

@@ -54,7 +54,16 @@ export class Jobs {
     private readonly runWorkers: boolean,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.boss = new PgBoss({ connectionString, max: 4, schema: "pgboss", pollingIntervalSeconds: 1 } as PgBoss.ConstructorOptions);
+    // a process without workers (ROLE=web, RUN_JOBS=false) only queues jobs: pg-boss's maintenance and its
+    // cron clock run where the work runs
+    this.boss = new PgBoss({
+      connectionString,
+      max: 4,
+      schema: "pgboss",
+      pollingIntervalSeconds: 1,
+      supervise: runWorkers,
+      schedule: runWorkers,
+    } as PgBoss.ConstructorOptions);
     // pg-boss reports its own failures (maintenance, polling, a lost connection) here; it retries by itself.
     this.boss.on("error", (err) => this.log.error({ err }, "job queue error"));
   }

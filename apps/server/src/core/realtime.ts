@@ -68,20 +68,25 @@ export class Realtime {
   private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
   private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
+  /** False on a worker: no HTTP server, no sockets of its own (it only emits). */
+  private readonly attached: boolean;
 
+  /** `httpServer` null: a worker process, which emits (through the Redis adapter) but takes no sockets. */
   constructor(
-    httpServer: HttpServer,
+    httpServer: HttpServer | null,
     private readonly sql: Sql,
     private readonly tokens: TokenService,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.io = new Server(httpServer, {
+    this.io = new Server({
       path: "/socket.io",
       pingInterval: LIMITS.socketPingMs,
       pingTimeout: LIMITS.socketPingMs,
       serveClient: false,
       cors: { origin: true, credentials: true },
     });
+    this.attached = httpServer !== null;
+    if (httpServer) this.io.attach(httpServer);
     this.io.use((socket, next) => {
       this.admit(socket as SocketWithActor).then(
         () => next(),
@@ -261,9 +266,18 @@ export class Realtime {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.io.close(() => resolve()));
-    // the sockets' disconnect handlers ask the adapter (Redis) who is left: let them finish first
+    // each socket's transport is closed without a disconnect packet, so the browser's client reconnects
+    // by itself (to another web process behind the load balancer) rather than staying disconnected
+    // (the HTTP server itself is closed by Fastify, which also closes idle keep-alive connections at once:
+    // socket.io's own close would wait for them to time out)
+    if (this.attached) {
+      this.io.engine.close();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // the sockets' disconnect handlers ask the adapter (Redis) who is left: they finish before the adapter
+    // closes (closed first, their question would wait for answers it can no longer hear: 5 s)
     await Promise.allSettled([...this.offlineChecks]);
+    await this.io.of("/").adapter.close();
     await Promise.all(
       this.redisClients.map((c) => c.quit().catch((err: unknown) => this.log.warn({ err }, "closing a Redis client of the socket adapter failed"))),
     );

@@ -3,12 +3,15 @@ import type { Sql } from "../../db/sql.js";
 import { reportedToCaller } from "../../core/ignore.js";
 import { baileysAuthPlace } from "../../core/secrets/columns.js";
 import type { SecretSealer } from "../../core/secrets/sealer.js";
+import { fenced, type LeaseFence } from "../ownership.js";
 
 /**
  * The paired device of a Baileys connection, kept in PostgreSQL (table baileys_auth) instead of the
  * library's folder of JSON files: one row for the credentials ('creds') and one per signal key
  * ('{type}-{id}'), serialised with BufferJSON so Buffers survive. Several processes never run the same
- * connection at once (the channel manager owns it), so rows are written without locking.
+ * connection at once (the channel manager owns it), so rows are written without locking; with a
+ * `fence` (the driver's lease) every write runs in a transaction that first checks the lease still
+ * carries its epoch, so a process whose lease was taken over can no longer change the device's keys.
  * Every value is the device's key material or derived from it: sealed at rest (core/secrets), each
  * row bound to its connection and key.
  */
@@ -59,7 +62,8 @@ export async function storedPnForLid(sql: Sql, secrets: SecretSealer, companyId:
   return typeof pn === "string" && pn ? pn : null;
 }
 
-export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number): Promise<PgAuthState> {
+export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId: number, whatsappId: number, fence?: LeaseFence): Promise<PgAuthState> {
+  const write = <T>(fn: (s: Sql) => Promise<T>): Promise<T> => (fence ? fenced(sql, fence, fn) : sql.tx(fn));
   const stored = await sql.maybe<{ value: string }>("SELECT value FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = $3", [
     companyId,
     whatsappId,
@@ -118,7 +122,7 @@ export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId:
           }
         }
         if (!keys.length && !removed.length) return;
-        await sql.tx(async (s) => {
+        await write(async (s) => {
           if (keys.length) await upsert(s, keys, values);
           if (removed.length) {
             await s.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key = ANY($3::text[])", [
@@ -130,14 +134,14 @@ export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId:
         });
       },
       async clear() {
-        await sql.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key <> $3", [companyId, whatsappId, CREDS]);
+        await write((s) => s.exec("DELETE FROM baileys_auth WHERE company_id = $1 AND whatsapp_id = $2 AND key <> $3", [companyId, whatsappId, CREDS]));
       },
     },
   };
 
   return {
     state,
-    saveCreds: () => serialised(() => upsert(sql, [CREDS], [encodeValue(creds)])),
-    clear: () => serialised(() => clearAuth(sql, companyId, whatsappId)),
+    saveCreds: () => serialised(() => write((s) => upsert(s, [CREDS], [encodeValue(creds)]))),
+    clear: () => serialised(() => write((s) => clearAuth(s, companyId, whatsappId))),
   };
 }

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from "../../core/context.js";
 import type { DriverEvents, InboundMessage, OutgoingMedia, SendOptions, SentMessage, WhatsappDriver } from "../driver.js";
 import { clearAuth, storedPnForLid, usePgAuthState, type PgAuthState } from "./auth-state.js";
+import type { LeaseFence } from "../ownership.js";
 import { alternatePn, isLidUser, jidFor, pnDigits, userOf } from "./jid.js";
 import { renameLidContact } from "./lid-contacts.js";
 import { MessageStore } from "./message-store.js";
@@ -36,6 +37,8 @@ export interface BaileysDriverInput {
   resume: boolean;
   /** Pair by code with this phone number (digits) instead of showing a QR code. */
   pairingNumber?: string;
+  /** The lease the driver runs under: the device's keys are written only while it is current. */
+  fence?: LeaseFence;
 }
 
 type State = "idle" | "connecting" | "qrcode" | "pairing" | "open" | "stopped";
@@ -61,6 +64,7 @@ function closeCode(update: Partial<BaileysEventMap["connection.update"]>): numbe
 export class BaileysDriver implements WhatsappDriver {
   readonly companyId: number;
   readonly whatsappId: number;
+  readonly fence?: LeaseFence;
   private readonly events: DriverEvents;
   private readonly resume: boolean;
   private pairingNumber?: string;
@@ -95,6 +99,7 @@ export class BaileysDriver implements WhatsappDriver {
     this.events = input.events;
     this.resume = input.resume;
     this.pairingNumber = input.pairingNumber;
+    this.fence = input.fence;
     this.factory = options.socketFactory ?? defaultSocketFactory;
     this.download = options.download ?? defaultDownloader;
     this.backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
@@ -189,7 +194,7 @@ export class BaileysDriver implements WhatsappDriver {
     const gen = ++this.generation;
     this.state = "connecting";
     // Reconnections reuse the credentials in memory (a save may still be in flight); a first start reads them.
-    this.auth ??= await usePgAuthState(this.ctx.sql, this.ctx.secrets, this.companyId, this.whatsappId);
+    this.auth ??= await usePgAuthState(this.ctx.sql, this.ctx.secrets, this.companyId, this.whatsappId, this.fence);
     if (gen !== this.generation) return;
     const auth = this.auth;
     const sock = this.factory({ auth: auth.state, getMessage: (key) => this.store.getMessage(key), logger: this.logger });

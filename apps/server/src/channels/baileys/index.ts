@@ -16,6 +16,8 @@ export function registerBaileys(options: BaileysDriverOptions = {}): void {
 export const baileysChannel: Domain = (api, ctx) => {
   registerBaileys();
   api.addHook("onReady", async () => {
+    // a web process runs no session (ROLE=web): the workers resume them
+    if (!ctx.config.runSessions) return;
     const rows = await ctx.sql.many<{ id: number; company_id: number }>(
       "SELECT id, company_id FROM whatsapps WHERE provider = 'baileys' AND status = 'OPENING' ORDER BY id",
     );

@@ -7,6 +7,7 @@ import { GraphClient, GraphError, GraphUnavailable } from "./graph-client.js";
 import { assertCloudLimits, cloudMediaType } from "./limits.js";
 import { numberStateFromGraph } from "./number-state.js";
 import { GRAPH_TOKEN_INVALID, mapGraphError, sessionExpired } from "./send-errors.js";
+import type { LeaseFence } from "../ownership.js";
 
 /** Meta's customer-service window: free-form messages only within 24 h of the contact's last message. */
 export const SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -42,6 +43,7 @@ export class CloudApiDriver implements WhatsappDriver {
     readonly whatsappId: number,
     private readonly events: DriverEvents,
     private readonly resume: boolean,
+    readonly fence?: LeaseFence,
   ) {}
 
   private async target(): Promise<{ client: GraphClient; phoneNumberId: string }> {

@@ -154,7 +154,7 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
     // New numbers (and connected ones this process is not running yet) get their driver.
     if (row.status === "CONNECTED" && !channels(ctx).get(row.id)) {
       await channels(ctx)
-        .start(companyId, row.id, "official", true)
+        .resumeSoon(companyId, row.id, "official")
         .catch((err: unknown) => ctx.log.warn({ err, companyId, whatsappId: row.id }, "could not start a synced official number; the heartbeat tries again"));
     }
   }

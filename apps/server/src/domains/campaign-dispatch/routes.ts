@@ -10,6 +10,7 @@ import { giveDueSimulatedStatuses, graphCampaignSender, sandboxCampaignSender, t
 import { pauseCampaign, resumeWaiting, setSandboxFailureRate, startCampaign } from "./service.js";
 import { applyCampaignStatuses } from "./statuses.js";
 import { noBody } from "../../core/openapi.js";
+import { runsBackground } from "../../core/roles.js";
 
 export const START_JOB = "campaign-dispatch.start";
 const campaignJob = z.object({ companyId: z.number().int().positive(), campaignId: z.number().int().positive() });
@@ -49,7 +50,7 @@ export function createCampaignDispatchDomain(o: { options?: Partial<DispatchOpti
     const statuses = new Poller(Math.max(20, Math.min(250, opts.sandboxStepMs / 4)), () => giveSandboxStatuses(ctx, opts.sandboxStepMs), (err) =>
       ctx.log.error({ err }, "sandbox campaign statuses: a run failed; the next one tries again"),
     );
-    if (opts.enabled ?? ctx.config.runJobs) {
+    if (runsBackground(ctx.config, opts.enabled)) {
       api.addHook("onReady", async () => {
         await dispatcher.start();
         statuses.start();

@@ -11,6 +11,7 @@ import { findEmailCampaign, invalidRows } from "./repository.js";
 import { createEmailCampaign, emailCampaignNotFound, getEmailCampaign, listEmailCampaigns, triggerEmailCampaign } from "./service.js";
 import { receiveEmailCampaignFile } from "./upload.js";
 import { csvBody, noBody } from "../../core/openapi.js";
+import { runsBackground } from "../../core/roles.js";
 
 /** The PUT body as the "*" parser left it (a stream); a JSON body (already parsed) reads as empty. */
 const bodyStream = (body: unknown): Readable => (body instanceof Readable ? body : Readable.from([]));
@@ -41,7 +42,7 @@ export const emailCampaignsRoutes: Domain = (api, ctx) => {
   const dispatcher = new EmailDispatcher(ctx, options, () => mailDriverOf(ctx).driver);
   const kick = () => dispatcher.kick();
   const hooks: DispatchHooks = { kick, halt: (id) => dispatcher.halt(id) };
-  if (options.enabled ?? ctx.config.runJobs) api.addHook("onReady", async () => dispatcher.start());
+  if (runsBackground(ctx.config, options.enabled)) api.addHook("onReady", async () => dispatcher.start());
   api.addHook("onClose", async () => {
     await dispatcher.stop();
     await mailDriverOf(ctx).driver.close();

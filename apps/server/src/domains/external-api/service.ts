@@ -67,16 +67,11 @@ export async function sendExternal(ctx: AppContext, conn: ApiConnection, input: 
   if (input.files.reduce((n, f) => n + f.data.length, 0) > LIMITS.attachmentMaxBytes) {
     throw new AppError("ERR_PAYLOAD_TOO_LARGE", "O arquivo excede o tamanho máximo de 10MB");
   }
-  const driver = await channels(ctx).requireConnected(companyId, whatsappId);
-  if (driver.checkNumber) {
-    let known: string | null;
-    try {
-      known = await driver.checkNumber(number);
-    } catch {
-      throw new AppError("ERR_WAPP_CHECK_CONTACT", "Não foi possível verificar o número no WhatsApp");
-    }
-    if (!known) throw new AppError("ERR_WAPP_INVALID_CONTACT", "Este número não tem WhatsApp");
-    number = known;
+  // on the process that runs the connection (carried there when it is another): a failed check is ERR_WAPP_CHECK_CONTACT
+  const check = await channels(ctx).act(companyId, whatsappId, "checkNumber", { number });
+  if (check.supported) {
+    if (!check.known) throw new AppError("ERR_WAPP_INVALID_CONTACT", "Este número não tem WhatsApp");
+    number = check.known;
     fromWhatsapp = true;
   }
   await assertNotConnectionNumber(ctx.sql, companyId, number);

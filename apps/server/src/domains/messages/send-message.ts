@@ -2,6 +2,7 @@ import { ERROR_STATUS, type ErrorCode, type MediaType, cleanMediaType } from "@a
 import type { SentMessage, TemplateMessage, WhatsappDriver } from "../../channels/driver.js";
 import { channels } from "../../channels/manager.js";
 import { RetryLaterError } from "../../channels/send-errors.js";
+import { assertFence, fenceCondition, LeaseLostError, type LeaseFence } from "../../channels/ownership.js";
 import { touchExpiry } from "../../channels/routing/expiry.js";
 import { assertNotConnectionNumber } from "../../channels/routing/own-numbers.js";
 import type { AppContext } from "../../core/context.js";
@@ -132,7 +133,14 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
     return row;
   }
   try {
-    await deliver(ctx, target.driver, { companyId, id, to, body: input.body, media, quotedProviderId, template: input.template });
+    const handedBack = await deliver(ctx, target.driver, { companyId, id, to, body: input.body, media, quotedProviderId, template: input.template });
+    if (handedBack) {
+      // taken over mid-request: the connection's new holder sends it; answered like a remote send
+      const outcome = await waitForOwner(ctx.sql, companyId, id);
+      const row = await emitCreated(ctx, companyId, ticket.id, id);
+      if (outcome?.send_status === "failed") throw errorOf(outcome.send_error);
+      return row;
+    }
   } catch (err) {
     await emitCreated(ctx, companyId, ticket.id, id);
     throw err;
@@ -174,12 +182,23 @@ async function insertOutgoing(sql: Sql, m: OutgoingRow): Promise<number> {
   return row.id;
 }
 
-/** The driver call and its outcome on the stored row: sent, retrying (refused for now) or failed. */
-async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Promise<void> {
+/**
+ * The driver call and its outcome on the stored row: sent, retrying (refused for now) or failed. A driver
+ * whose lease was taken over (its fence is gone, checked just before the send; the sandbox's own send is
+ * fenced in the same statement) sends nothing: the row goes back to the outbox (`queued`), which the
+ * connection's current holder sends once.
+ */
+async function deliver(ctx: AppContext, driver: WhatsappDriver, m: Delivery): Promise<"handedBack" | undefined> {
   let sent: SentMessage;
   try {
+    if (driver.fence) await assertFence(ctx.sql, driver.fence);
     sent = await callDriver(driver, m);
   } catch (err) {
+    if (err instanceof LeaseLostError) {
+      await handBack(ctx.sql, m.companyId, m.id);
+      ctx.log.warn({ companyId: m.companyId, messageId: m.id, whatsappId: err.fence.whatsappId }, "the connection was taken over before this send: the message goes to the new holder's outbox");
+      return "handedBack";
+    }
     if (err instanceof RetryLaterError && (await recordRetryableFailure(ctx, m.companyId, m.id, err)) === "retrying") return;
     if (err instanceof RetryLaterError) throw err;
     const e = err instanceof AppError ? err : new AppError("ERR_SENDING_WAPP_MSG", "Não foi possível enviar a mensagem");
@@ -220,6 +239,14 @@ async function markSent(sql: Sql, companyId: number, id: number, providerId: str
   }
 }
 
+/** A message this process may no longer send (its lease is gone): back to the outbox, untouched otherwise. */
+async function handBack(sql: Sql, companyId: number, id: number): Promise<void> {
+  await sql.exec("UPDATE messages SET send_status = 'queued', updated_at = now() WHERE company_id = $1 AND id = $2 AND send_status IN ('pending', 'sending')", [
+    companyId,
+    id,
+  ]);
+}
+
 async function markFailed(sql: Sql, companyId: number, id: number, err: AppError): Promise<void> {
   await sql.exec(
     `UPDATE messages SET send_status = 'failed', send_error = $3, ack = 0, send_attempts = send_attempts + 1, next_attempt_at = NULL, updated_at = now()
@@ -258,13 +285,17 @@ async function waitForOwner(sql: Sql, companyId: number, id: number) {
 
 // ----- the owner's side: messages queued by other processes -----
 
-/** Takes up to `limit` queued messages of a connection (oldest first); each is taken by one process only. */
-export async function claimQueued(sql: Sql, whatsappId: number, limit: number): Promise<{ id: number; company_id: number }[]> {
+/**
+ * Takes up to `limit` queued messages of a connection (oldest first); each is taken by one process only,
+ * and only by the current holder of the connection's lease (fenced: a former holder takes nothing).
+ */
+export async function claimQueued(sql: Sql, fence: LeaseFence, limit: number): Promise<{ id: number; company_id: number }[]> {
   const rows = await sql.many<{ id: number; company_id: number }>(
     `UPDATE messages SET send_status = 'sending', updated_at = now()
       WHERE id IN (SELECT id FROM messages WHERE whatsapp_id = $1 AND send_status = 'queued' ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        AND ${fenceCondition("$1", "$3")}
       RETURNING id, company_id`,
-    [whatsappId, limit],
+    [fence.whatsappId, limit, fence.epoch],
   );
   return rows.sort((a, b) => a.id - b.id);
 }

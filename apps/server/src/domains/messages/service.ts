@@ -142,12 +142,8 @@ export async function deleteMessage(ctx: AppContext, actor: RequestActor, id: nu
   enforce(authorizeMessage(actor, "delete", { fromMe: message.from_me, userId: message.user_id }), "Só é possível apagar as próprias mensagens");
   if (message.is_deleted) return presentMessage(message);
   if (message.provider_id && message.whatsapp_id !== null) {
-    const driver = await channels(ctx).requireConnected(actor.companyId, message.whatsapp_id);
-    try {
-      await driver.deleteMessage(ticket.contact_address, message.provider_id);
-    } catch {
-      throw new AppError("ERR_DELETE_WAPP_MSG", "Não foi possível apagar a mensagem");
-    }
+    // on the process that runs the connection (carried there when it is another): ERR_DELETE_WAPP_MSG when the driver fails
+    await channels(ctx).act(actor.companyId, message.whatsapp_id, "deleteMessage", { to: ticket.contact_address, providerId: message.provider_id });
   }
   await repo.markDeleted(ctx.sql, actor.companyId, id);
   const row = (await repo.findMessage(ctx.sql, actor.companyId, id))!;

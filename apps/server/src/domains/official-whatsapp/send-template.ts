@@ -1,7 +1,6 @@
 import { fillTemplate, type Message, type officialTemplateSendInput, type WhatsappTemplate } from "@atende/shared";
 import type { z } from "zod";
-import { CloudApiDriver } from "../../channels/cloud-api/driver.js";
-import { channels } from "../../channels/manager.js";
+import * as whatsappRepo from "../whatsapp/repository.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -42,8 +41,13 @@ export async function listTicketTemplates(ctx: AppContext, actor: RequestActor, 
 export async function sendTemplateOnTicket(ctx: AppContext, actor: RequestActor, ticketId: number, input: Input): Promise<Message> {
   const ticket = await loadVisibleTicket(ctx, actor, ticketId);
   assertMaySend(actor, ticket);
-  const driver = await channels(ctx).requireConnected(actor.companyId, ticket.whatsapp_id);
-  if (!(driver instanceof CloudApiDriver)) throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
+  // read from the database, not from a driver of this process: the send goes through the process that runs
+  // the connection (sendOutgoing queues it there when it is another one)
+  if (ticket.whatsapp_id === null) throw new AppError("ERR_NO_WAPP_FOUND");
+  const connection = await whatsappRepo.findWhatsapp(ctx.sql, actor.companyId, ticket.whatsapp_id);
+  if (!connection) throw new AppError("ERR_NO_WAPP_FOUND");
+  if (connection.status !== "CONNECTED") throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão não está conectada");
+  if (connection.provider !== "official") throw new AppError("ERR_VALIDATION", "Templates só podem ser enviados por conexões oficiais");
   const template = await ctx.sql.maybe<TemplateRow>(
     `SELECT t.id, t.business_id, t.template_id, t.name, t.language, t.category, t.status, t.header_format, t.components, t.parameter_format,
             t.variable_count, t.rejected_reason, t.updated_at

@@ -1,7 +1,6 @@
 import { LIMITS, type SandboxOutboxItem, type sandboxInboundInput, type WhatsappSession } from "@atende/shared";
 import type { z } from "zod";
 import { channels } from "../../channels/manager.js";
-import { SandboxDriver } from "../../channels/sandbox-driver.js";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -19,32 +18,22 @@ async function sandboxOf(ctx: AppContext, actor: RequestActor, whatsappId: numbe
   return row;
 }
 
-function runningDriver(ctx: AppContext, whatsappId: number): SandboxDriver | null {
-  const d = channels(ctx).get(whatsappId);
-  return d instanceof SandboxDriver ? d : null;
-}
-
-/** The phone page's scan: connects the session (starting it first if needed). */
+/**
+ * The phone page's scan: connects the session (starting it first if needed). Like every action of the
+ * phone it runs on the process that runs the connection (channels/driver-actions.ts), carried there when
+ * it is another one; a session nobody runs is started by a process that runs sessions.
+ */
 export async function scan(ctx: AppContext, actor: RequestActor, whatsappId: number): Promise<WhatsappSession> {
   const row = await sandboxOf(ctx, actor, whatsappId);
-  let driver = runningDriver(ctx, whatsappId);
-  if (!driver) driver = (await channels(ctx).start(actor.companyId, whatsappId, row.provider)) as SandboxDriver;
-  if (!driver.connected) await driver.scan();
+  await channels(ctx).act(actor.companyId, whatsappId, "sandboxScan", { provider: row.provider });
   return presentSession((await whatsappRepo.findWhatsapp(ctx.sql, actor.companyId, whatsappId))!);
-}
-
-async function connectedDriver(ctx: AppContext, actor: RequestActor, whatsappId: number): Promise<SandboxDriver> {
-  await sandboxOf(ctx, actor, whatsappId);
-  const driver = runningDriver(ctx, whatsappId);
-  if (!driver?.connected) throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão sandbox não está conectada");
-  return driver;
 }
 
 type Inbound = z.output<typeof sandboxInboundInput>;
 
 /** A customer's message, handed to the same inbound pipeline a real driver uses. */
 export async function inbound(ctx: AppContext, actor: RequestActor, whatsappId: number, input: Inbound): Promise<InboundResult> {
-  const driver = await connectedDriver(ctx, actor, whatsappId);
+  await sandboxOf(ctx, actor, whatsappId);
   let media: { data: Buffer; fileName: string; mimetype: string } | undefined;
   if (input.mediaBase64) {
     const data = Buffer.from(input.mediaBase64.replace(/^data:[^,]*,/, ""), "base64");
@@ -53,15 +42,14 @@ export async function inbound(ctx: AppContext, actor: RequestActor, whatsappId: 
     media = { data, mimetype, fileName: input.mediaName ?? `arquivo.${extensionOf(undefined, mimetype)}` };
   }
   if (!input.body.trim() && !media && (input.mediaType ?? "chat") === "chat") throw new AppError("ERR_VALIDATION", "Mensagem vazia");
-  const result = await driver.receive({
+  return channels(ctx).act(actor.companyId, whatsappId, "sandboxInbound", {
     number: input.number,
     name: input.name,
     body: input.body,
     mediaType: input.mediaType ?? (media ? mediaTypeFromMime(media.mimetype) : "chat"),
-    media,
+    media: media ? { base64: media.data.toString("base64"), fileName: media.fileName, mimetype: media.mimetype } : undefined,
     quotedProviderId: input.quotedId === undefined ? undefined : String(input.quotedId),
   });
-  return result as InboundResult;
 }
 
 function defaultMime(type: string | undefined): string {
@@ -126,6 +114,7 @@ export async function outbox(
 
 /** The phone page is open on a chat: the agents' messages so far are read (ack 4). */
 export async function phoneRead(ctx: AppContext, actor: RequestActor, whatsappId: number, number?: string): Promise<number> {
-  const driver = await connectedDriver(ctx, actor, whatsappId);
-  return driver.phoneRead(number?.replace(/\D/g, "") || undefined);
+  await sandboxOf(ctx, actor, whatsappId);
+  const n = number?.replace(/\D/g, "") || undefined;
+  return (await channels(ctx).act(actor.companyId, whatsappId, "sandboxRead", n ? { number: n } : {})).updated;
 }

@@ -19,6 +19,7 @@ import { runSmsScheduledStart, SMS_SCHEDULED_START_JOB, smsScheduledStartPayload
 import { receiveSmsCampaignFile } from "./upload.js";
 import type { SmsDriver } from "../sms-provider/driver.js";
 import { csvBody, noBody } from "../../core/openapi.js";
+import { runsBackground } from "../../core/roles.js";
 
 /** The Messages API sees only the SMS campaigns created through it (source API); the web's are "not found". */
 async function assertApiCampaign(ctx: AppContext, companyId: number, id: number): Promise<void> {
@@ -45,7 +46,7 @@ export function createSmsCampaignsDomain(o: { options?: Partial<SmsDispatchOptio
     ctx.jobs.define({ name: SMS_ANALYSIS_JOB, schema: smsAnalysisPayload, retryLimit: 5, batchSize: 1, concurrency: 2, handler: (p) => analyseSmsCampaign(ctx, p) });
     ctx.jobs.define({ name: SMS_SCHEDULED_START_JOB, schema: smsScheduledStartPayload, handler: (p) => runSmsScheduledStart(ctx, p, kick) });
 
-    if (dispatcher && (opts.enabled ?? ctx.config.runJobs)) api.addHook("onReady", async () => dispatcher.start());
+    if (dispatcher && runsBackground(ctx.config, opts.enabled)) api.addHook("onReady", async () => dispatcher.start());
     api.addHook("onClose", async () => {
       await dispatcher?.stop();
       smsNotifier(ctx).stop();

@@ -161,10 +161,12 @@ export async function markTicketRead(ctx: AppContext, actor: RequestActor, id: n
   const row = await loadVisibleTicket(ctx, actor, id);
   await repo.resetUnread(ctx.sql, actor.companyId, id);
   await messageRepo.markTicketMessagesRead(ctx.sql, actor.companyId, id);
-  const driver = row.whatsapp_id !== null ? channels(ctx).get(row.whatsapp_id) : undefined;
-  // the phone's read marks are a courtesy: the ticket is read here whatever the connection says
-  if (driver && row.unread_messages > 0) {
-    await driver.markRead(row.contact_address).catch((err: unknown) => ctx.log.warn({ err, ticketId: id, whatsappId: row.whatsapp_id }, "could not mark the chat read on the phone"));
+  // the phone's read marks are a courtesy: the ticket is read here whatever the connection says; they go
+  // to the process that runs the connection (carried there when it is another)
+  if (row.whatsapp_id !== null && row.unread_messages > 0) {
+    await channels(ctx)
+      .act(actor.companyId, row.whatsapp_id, "markRead", { to: row.contact_address })
+      .catch((err: unknown) => ctx.log.warn({ err, ticketId: id, whatsappId: row.whatsapp_id }, "could not mark the chat read on the phone"));
   }
   const fresh = (await repo.findTicket(ctx.sql, actor.companyId, id))!;
   await emitUnread(ctx, fresh);

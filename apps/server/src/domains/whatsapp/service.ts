@@ -90,9 +90,10 @@ export async function createWhatsapp(ctx: AppContext, actor: RequestActor, input
   const row = (await repo.findWhatsapp(ctx.sql, companyId, id))!;
   emitUpdate(ctx, row);
   // the connection is saved: a session that cannot start now is started again from its row's buttons
+  // (on a process that runs sessions: this one, or another when this is a web process)
   await channels(ctx)
-    .start(companyId, id, row.provider)
-    .catch((err: unknown) => console.error(`connection ${id}: session not started`, err));
+    .act(companyId, id, "startSession", { provider: row.provider })
+    .catch((err: unknown) => ctx.log.warn({ err, companyId, whatsappId: id }, "a new connection's session did not start; it can be started from its row"));
   return presentWhatsapp((await repo.findWhatsapp(ctx.sql, companyId, id))!, true);
 }
 
@@ -172,8 +173,17 @@ export async function sessionAction(
   const row = await repo.findWhatsapp(ctx.sql, actor.companyId, id);
   if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
   try {
-    if (action === "stop") await channels(ctx).disconnect(actor.companyId, id);
-    else await channels(ctx).start(actor.companyId, id, row.provider, false, pairingNumber);
+    // on the process that runs the connection (a logout there unlinks the phone); a start of a session
+    // nobody runs goes to a process that runs sessions; a stop of one nobody runs just marks it stopped
+    if (action === "stop") {
+      await channels(ctx)
+        .act(actor.companyId, id, "stopSession", {})
+        .catch(async (err: unknown) => {
+          // nobody runs it, or its process does not answer: taking the lease over fences that process
+          if (!(err instanceof AppError) || (err.code !== "ERR_WAPP_NOT_INITIALIZED" && err.code !== "ERR_WAPP_OWNER_UNREACHABLE")) throw err;
+          await channels(ctx).disconnect(actor.companyId, id);
+        });
+    } else await channels(ctx).act(actor.companyId, id, "startSession", { provider: row.provider, ...(pairingNumber ? { pairingNumber } : {}) });
   } catch (err) {
     // a driver that cannot open its session answers with the catalogue's code, not a 500
     if (err instanceof AppError) throw err;

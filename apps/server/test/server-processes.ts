@@ -1,0 +1,141 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { ensureServerBuild } from "../../../scripts/build-server.mjs";
+import { freePort } from "../src/db/embedded.js";
+import { TEST_SECRETS_KEYS } from "./factories.js";
+
+/**
+ * Real server processes for the multi-process tests: the bundle `npm start` runs (plain node, the
+ * production settings), each with its ROLE, on one database and one Redis this file starts itself.
+ */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a `redis-server` program is installed here (CI installs one: .ci/run). */
+export function redisServerInstalled(): boolean {
+  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+async function redisAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (d) => done(d.toString().startsWith("+PONG")));
+  });
+}
+
+/** A Redis of this test's own, on a free loopback port, in memory only. */
+export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  for (let i = 0; !(await redisAnswers(port)); i++) {
+    if (child.exitCode !== null || i > 100) throw new Error("redis-server did not start");
+    await sleep(50);
+  }
+  const exited = new Promise((r) => child.once("exit", r));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+export interface ServerProcess {
+  name: string;
+  role: "web" | "worker" | "all";
+  base: string;
+  pid: number;
+  child: ChildProcess;
+  /** The process's last output lines (warnings and errors), for a failing test's message. */
+  output(): string;
+  /** SIGTERM and wait for the exit (the graceful shutdown). */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no shutdown runs, nothing is released. */
+  kill9(): Promise<void>;
+}
+
+export interface ServerOptions {
+  name: string;
+  role: "web" | "worker" | "all";
+  databaseUrl: string;
+  redisUrl: string;
+  dataDir: string;
+  env?: Record<string, string>;
+}
+
+/** Starts a server process and resolves once its /readyz answers 200. */
+export async function startServer(o: ServerOptions): Promise<ServerProcess> {
+  const bundle = await ensureServerBuild();
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--enable-source-maps", bundle], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ROLE: o.role,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      DATA_DIR: o.dataDir,
+      WEB_DIST: "/nonexistent",
+      JWT_SECRET: "p".repeat(40),
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
+      ADMIN_EMAIL: "admin@processes.test",
+      ADMIN_PASSWORD: "processes-admin-password",
+      ENABLE_SANDBOX: "true",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      LOG_LEVEL: "warn",
+      ...o.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const keep = (d: Buffer) => {
+    for (const l of d.toString().split("\n")) if (l.trim()) lines.push(`[${o.name}] ${l}`);
+    if (lines.length > 200) lines.splice(0, lines.length - 200);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    name: o.name,
+    role: o.role,
+    base,
+    pid: child.pid!,
+    child,
+    output: () => lines.join("\n"),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      return exited;
+    },
+    async kill9() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return server;
+    if (child.exitCode !== null || i > 300) {
+      await server.kill9();
+      throw new Error(`server ${o.name} did not start:\n${server.output()}`);
+    }
+    await sleep(100);
+  }
+}
