@@ -11,7 +11,7 @@ ALTER TABLE connection_owners ADD COLUMN epoch bigint NOT NULL DEFAULT nextval('
 -- announced (NOTIFY driver_calls); the process holding the connection's lease (or, for a start, any
 -- process that runs sessions) claims it, runs it and stores the answer (NOTIFY driver_call_answers).
 CREATE TABLE driver_calls (
-  id bigserial PRIMARY KEY,
+  id bigserial,
   company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
   whatsapp_id integer NOT NULL,
   action text NOT NULL,
@@ -29,5 +29,8 @@ CREATE TABLE driver_calls (
   -- a call names a connection of its own company only
   FOREIGN KEY (company_id, whatsapp_id) REFERENCES whatsapps (company_id, id) ON DELETE CASCADE
 );
+-- keys lead with company_id (the Citus plan, docs/deployment.md); the answer paths look a call up by id
+ALTER TABLE driver_calls ADD PRIMARY KEY (company_id, id);
+CREATE INDEX driver_calls_id ON driver_calls (id);
 CREATE INDEX driver_calls_waiting ON driver_calls (whatsapp_id, id) WHERE state = 'waiting';
 CREATE INDEX driver_calls_company ON driver_calls (company_id, whatsapp_id);
