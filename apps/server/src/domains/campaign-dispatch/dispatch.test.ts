@@ -164,7 +164,12 @@ describe("Graph errors: retried or failed by code", () => {
     const c = await campaign(id);
     expect(c.account_violation).toContain("368");
     expect(c.account_violation).toContain("Temporarily blocked");
-    const rows = await rowStates(id);
+    // rows the loop had claimed ahead go back to pending once it sees the pause (within a second)
+    let rows = await rowStates(id);
+    for (let i = 0; i < 50 && rows.some((r) => r.state === "sending"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await rowStates(id);
+    }
     expect(rows[2], JSON.stringify(rows)).toMatchObject({ state: "pending", attempts: 0 });
     // started again (the supervisor dealt with it): the violation clears and the rest goes out
     expect((await start(t, id)).json()).toMatchObject({ status: "RUNNING", accountViolation: "" });
