@@ -10,9 +10,9 @@ async function menuTexts(page: Page): Promise<string[]> {
 
 const MAIN_FOR_EVERYONE = ["Atendimentos", "Respostas Rápidas", "Kanban", "Contatos", "Agendamentos", "Chat Interno", "Tarefas", "Ajuda", "Conexões", "Assinatura"];
 const DISPAROS_START = ["Campanhas", "Templates", "Números", "Centros de Custo", "Disparo de Emails", "Emails Enviados", "SMS Sandbox"];
-const DISPAROS = [...DISPAROS_START, "Caixa de Teste (E-mail)"];
+const DISPAROS = [...DISPAROS_START, "Caixa de Teste (E-mail)", "Descadastros"];
 /** Admins also manage the e-mail senders. */
-const DISPAROS_ADMIN = [...DISPAROS_START, "Remetentes de E-mail", "Caixa de Teste (E-mail)"];
+const DISPAROS_ADMIN = [...DISPAROS_START, "Remetentes de E-mail", "Caixa de Teste (E-mail)", "Descadastros"];
 const BLOQUEIOS = ["Palavras-chave"];
 
 test.describe("menu per role (spec 1-core §2, §6)", () => {
