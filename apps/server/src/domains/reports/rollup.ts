@@ -180,22 +180,7 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
      WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
      GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
      ORDER BY 1, h.metric, h.bucket`;
-  } else if (sourceFor(f) === "present") {
-    // the ticket's present: per (status, tag set) and one dimension
-    const hist = histogramFor(f, by)!;
-    hParams.push(hist.dim);
-    let keyWhere = "";
-    if (hist.key === "none") keyWhere = " AND h.key IS NULL";
-    else if (hist.key !== null) {
-      hParams.push(hist.key);
-      keyWhere = ` AND h.key = $${hParams.length}`;
-    }
-    histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
-      FROM ticket_rollup_present_hist h
-     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}${presentFilterSql(f, hParams, "h")}
-     GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
-     ORDER BY h.key, h.metric, h.bucket`;
-  } else if (!histogramFor(f, by)) {
+  } else if (sourceFor(f) !== "present" && !histogramFor(f, by)) {
     // several filters, or a filter with a breakdown: the histograms of the groups the filters keep
     const groupWhere = rollupFilterSql(f, hParams, "g");
     histSql = `SELECT ${column ? `g.${column}` : "NULL::int"} AS key, g.metric, g.bucket, sum(g.n)::int AS n
@@ -204,6 +189,9 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
      GROUP BY 1, g.metric, g.bucket HAVING sum(g.n) <> 0
      ORDER BY 1, g.metric, g.bucket`;
   } else {
+    // per dimension; with the ticket's present, per (status, tag set) and dimension (servesFigures
+    // leaves the present only the reads one dimension answers)
+    const present = sourceFor(f) === "present";
     const hist = histogramFor(f, by)!;
     hParams.push(hist.dim);
     let keyWhere = "";
@@ -213,8 +201,8 @@ export async function figures(sql: Sql, companyId: number, days: Days, f: Report
       keyWhere = ` AND h.key = $${hParams.length}`;
     }
     histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
-      FROM ticket_rollup_hist h
-     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}
+      FROM ${present ? "ticket_rollup_present_hist" : "ticket_rollup_hist"} h
+     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}${present ? presentFilterSql(f, hParams, "h") : ""}
      GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
      ORDER BY h.key, h.metric, h.bucket`;
   }
