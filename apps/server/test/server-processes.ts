@@ -1,5 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
+import { spawn, type ChildProcess } from "node:child_process";
 import { ensureServerBuild } from "../../../scripts/build-server.mjs";
 import { freePort } from "../src/db/embedded.js";
 import { TEST_SECRETS_KEYS } from "./factories.js";
@@ -11,44 +10,8 @@ import { TEST_SECRETS_KEYS } from "./factories.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether a `redis-server` program is installed here (CI installs one: .ci/run). */
-export function redisServerInstalled(): boolean {
-  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
-}
-
-async function redisAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once("error", () => done(false));
-    socket.once("connect", () => socket.write("PING\r\n"));
-    socket.once("data", (d) => done(d.toString().startsWith("+PONG")));
-  });
-}
-
-/** A Redis of this test's own, on a free loopback port, in memory only. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  for (let i = 0; !(await redisAnswers(port)); i++) {
-    if (child.exitCode !== null || i > 100) throw new Error("redis-server did not start");
-    await sleep(50);
-  }
-  const exited = new Promise((r) => child.once("exit", r));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        await exited;
-      }
-    },
-  };
-}
+// the test's own Redis: one helper for every test and bench that starts one
+export { hasRedisServer as redisServerInstalled, startRedisServer as startRedis } from "./redis-server.js";
 
 export interface ServerProcess {
   name: string;
