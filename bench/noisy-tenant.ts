@@ -20,18 +20,17 @@
  * Phases 2 and 3 run on servers restarted with their settings. Prints B's p50/p95/p99 per phase, A's
  * answers by status, and the machine's load.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { rm } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
-import { ensureDatabase, freePort, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
+import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { buildCompany, buildUser, TEST_PASSWORD } from "../apps/server/test/factories.js";
+import { startRedisServer as startRedis } from "../apps/server/test/redis-server.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 
 const NOISY_RATE = Number(process.env.NOISY_RATE ?? 400);
@@ -65,27 +64,6 @@ async function login(base: string, email: string, address: string): Promise<stri
   });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
-}
-
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const exited = new Promise((r) => child.once("exit", r));
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = new net.Socket();
-      s.once("error", () => resolve(false));
-      s.connect(port, "127.0.0.1", () => {
-        s.destroy();
-        resolve(true);
-      });
-    });
-    if (ok) return { url, stop: async () => void (child.kill("SIGTERM"), await exited) };
-    await sleep(50);
-  }
-  child.kill("SIGTERM");
-  throw new Error("redis-server did not start");
 }
 
 interface Phase {
