@@ -554,6 +554,16 @@ async function main() {
       { name: "GET /dashboard, 90 days, two tags", url: () => `/api/dashboard?${period}&idTags=${tagIds[0]},${tagIds[1]}`, token: admin },
       // the reports' single-tag filter reads the per-tag roll-up (migration 0412)
       { name: "GET /reports/summary, 90 days, tag filter", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}`, token: admin },
+      // the present with two of the cycle's filters, breakdowns under the present with a cycle filter,
+      // the breakdown by tag with filters: the present's per-group histograms (migration 0792)
+      { name: "GET /reports/summary, 90 days, status + agent + queue filters", url: () => `/api/reports/summary?${period}&status=closed&userId=${oneAgent}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/summary, 90 days, tag + queue + origin filters", url: () => `/api/reports/summary?${period}&tagId=${tagIds[0]}&queueId=${oneQueue}&origin=receptivo`, token: admin },
+      { name: "GET /reports/breakdown by agent, 90 days, status + queue filters", url: () => `/api/reports/breakdown?by=agent&${period}&status=closed&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/breakdown by queue, 90 days, tag + origin filters", url: () => `/api/reports/breakdown?by=queue&${period}&tagId=${tagIds[0]}&origin=ativo`, token: admin },
+      { name: "GET /reports/breakdown by tag, 90 days, status filter", url: () => `/api/reports/breakdown?by=tag&${period}&status=closed`, token: admin },
+      { name: "GET /reports/breakdown by tag, 90 days, queue filter", url: () => `/api/reports/breakdown?by=tag&${period}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/breakdown by tag, 90 days, tag filter", url: () => `/api/reports/breakdown?by=tag&${period}&tagId=${tagIds[0]}`, token: admin },
+      { name: "GET /reports/breakdown by tag, 90 days, agent + origin filters", url: () => `/api/reports/breakdown?by=tag&${period}&userId=${oneAgent}&origin=receptivo`, token: admin },
     ];
     const sample = (await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
       created: number;
@@ -587,6 +597,23 @@ async function main() {
       throw new Error(`dashboard under two tags ${JSON.stringify(dashTags.counters)} differs from the cycles ${JSON.stringify(liveTags)}`);
     }
     log(`dashboard under two tags checked against the cycles: ${liveTags.finished} finished, ${liveTags.leads} leads`);
+    // the breakdown by tag under a status filter (the tag sets unnested) against the cycles and tags themselves
+    const byTag = (await fetch(`${base}/api/reports/breakdown?by=tag&${period}&status=closed`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
+      rows: { id: number; created: number }[];
+    };
+    const liveByTag = await sql.many<{ id: number; created: number }>(
+      `SELECT g.tag_id AS id, count(*)::int AS created
+         FROM ticket_traking tt JOIN tickets t ON t.id = tt.ticket_id JOIN ticket_tags g ON g.ticket_id = tt.ticket_id,
+              (SELECT time_zone AS z FROM companies WHERE id = $1) c
+        WHERE tt.company_id = $1 AND t.status = 'closed' AND (tt.queued_at AT TIME ZONE z)::date BETWEEN $2::date AND $3::date
+        GROUP BY g.tag_id HAVING count(*) > 0 ORDER BY g.tag_id`,
+      [seeded.companyId, day(89), day(0)],
+    );
+    const rolledByTag = byTag.rows.filter((r) => r.created > 0).map((r) => ({ id: r.id, created: r.created })).sort((a, b) => a.id - b.id);
+    if (JSON.stringify(rolledByTag) !== JSON.stringify(liveByTag)) {
+      throw new Error(`breakdown by tag under status closed ${JSON.stringify(rolledByTag)} differs from the cycles ${JSON.stringify(liveByTag)}`);
+    }
+    log(`breakdown by tag under status closed checked against the cycles: ${liveByTag.length} tags`);
     if (ONLY_REPORTS) {
       const webhooks = process.env.BENCH_WEBHOOK_LOAD ? await startWebhookLoad(url) : null;
       try {

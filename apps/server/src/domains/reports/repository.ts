@@ -41,11 +41,11 @@ export async function figuresBy(sql: Sql, s: ReportScope, key: string | null, jo
 }
 
 /**
- * The figures from the daily roll-up when it holds them (see rollup.servesFigures), else read live on
- * the cycles. `live` forces the live read (the equivalence test compares both).
+ * The figures from the daily roll-up (every filter and grouping: reports/rollup.ts), or read live on
+ * the cycles with `live` (the definition, which the equivalence test compares them with).
  */
 export async function summary(sql: Sql, s: ReportScope, live = false): Promise<FigureRow> {
-  const figures = !live && rollup.servesFigures(s.filters, null) ? await rollup.figures(sql, s.companyId, s.days, s.filters, null) : await figuresBy(sql, s, null);
+  const figures = !live ? await rollup.figures(sql, s.companyId, s.days, s.filters, null) : await figuresBy(sql, s, null);
   return figures.get(null) ?? NO_FIGURES;
 }
 
@@ -61,7 +61,7 @@ const DIMENSION: Record<ReportDimension, { key: string; join: string; names: str
 export async function breakdown(sql: Sql, s: ReportScope, by: ReportDimension, live = false) {
   const d = DIMENSION[by];
   const figures =
-    !live && rollup.servesFigures(s.filters, by) ? await rollup.figures(sql, s.companyId, s.days, s.filters, by) : await figuresBy(sql, s, d.key, d.join);
+    !live ? await rollup.figures(sql, s.companyId, s.days, s.filters, by) : await figuresBy(sql, s, d.key, d.join);
   const ids = [...figures.keys()].filter((k): k is number => k !== null);
   const names = new Map(
     (await sql.many<{ id: number; name: string }>(`SELECT id, name FROM ${d.names} WHERE company_id = $1 AND id = ANY($2::int[])`, [s.companyId, ids])).map((r) => [

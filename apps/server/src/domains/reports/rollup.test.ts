@@ -204,6 +204,9 @@ function filterSets(c: Company): ReportFilters[] {
     { status: "pending", userId: c.users[1] },
     { status: "closed", tagId: c.tags[0] },
     { status: "closed", origin: "ativo", queueId: c.queues[0] },
+    // the present with two or more of the cycle's filters: the present's per-group histograms (0792)
+    { status: "closed", tagId: c.tags[1], userId: c.users[2], origin: "receptivo" },
+    { tagId: c.tags[0], queueId: c.queues[0], whatsappId: c.conns[1] },
   ];
 }
 
@@ -291,6 +294,13 @@ async function compareAll(c: Company, zone: string) {
       ["queue", { status: "open", tagId: c.tags[1] }],
       ["connection", { tagId: c.tags[0], origin: "receptivo" }],
       ["tag", { status: "closed" }],
+      // the present with a cycle filter, and the breakdown by tag with any filter (0792)
+      ["agent", { status: "closed", queueId: c.queues[1] }],
+      ["connection", { tagId: c.tags[2], userId: "none" }],
+      ["tag", { queueId: c.queues[0] }],
+      ["tag", { tagId: c.tags[0] }],
+      ["tag", { userId: c.users[1], origin: "ativo" }],
+      ["tag", { status: "open", whatsappId: c.conns[0] }],
     ] as [ReportDimension, ReportFilters][]) {
       const s = { companyId: c.id, start, end, days, filters };
       const rolled = await repo.breakdown(app.sql, s, by);
@@ -346,12 +356,22 @@ describe("report roll-up", () => {
           ORDER BY day, ticket_status, tagset_id, user_id, queue_id, whatsapp_id, origin_from_me`,
         [c.id],
       );
+    const groups = () =>
+      app.sql.many(
+        `SELECT ticket_status, day, tagset_id, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, n
+           FROM ticket_rollup_present_group_hist WHERE company_id = $1 AND n <> 0
+          ORDER BY ticket_status, day, tagset_id, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
+        [c.id],
+      );
     const before = await snapshot();
     const presentBefore = await present();
+    const groupsBefore = await groups();
+    expect(groupsBefore.length).toBeGreaterThan(0);
     expect(presentBefore.length).toBeGreaterThan(0);
     await app.sql.exec("SELECT ticket_rollup_rebuild($1)", [c.id]);
     expect(await snapshot()).toEqual(before);
     expect(await present()).toEqual(presentBefore);
+    expect(await groups()).toEqual(groupsBefore);
   });
 
   it("folds every company's deltas in on the periodic sweep, without a read", async () => {

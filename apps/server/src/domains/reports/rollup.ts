@@ -12,14 +12,18 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
  */
 
 /**
- * The roll-up that holds these filters: "groups" (ticket_rollup: agent, queue, connection, origin in
- * any combination), "tags" (ticket_rollup_tag: a tag alone), or "present" (ticket_rollup_present,
- * migration 0790: the ticket's status now and its tag set, with any of the cycle's filters).
+ * The roll-up that holds these filters and this grouping: "groups" (ticket_rollup: agent, queue,
+ * connection, origin in any combination), "tags" (ticket_rollup_tag: a tag alone, or the breakdown by
+ * tag without filters), or "present" (ticket_rollup_present, migrations 0790 and 0792: the ticket's
+ * status now and its tag set, with any of the cycle's filters; the breakdown by tag with filters reads
+ * it through the tag sets).
  */
 type Source = "groups" | "tags" | "present";
-function sourceFor(f: ReportFilters): Source {
+function sourceFor(f: ReportFilters, by: ReportDimension | null = null): Source {
+  const cycleFilters = setFilters(f).length;
+  if (by === "tag") return cycleFilters === 0 && f.status === undefined && f.tagId === undefined ? "tags" : "present";
   if (f.status !== undefined) return "present";
-  if (f.tagId !== undefined) return setFilters(f).length === 0 ? "tags" : "present";
+  if (f.tagId !== undefined) return cycleFilters === 0 ? "tags" : "present";
   return "groups";
 }
 
@@ -37,17 +41,24 @@ function presentFilterSql(f: ReportFilters, params: unknown[], alias: string): s
   return out;
 }
 
-/** The table and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
-function countsScope(f: ReportFilters, params: unknown[], byTag = false): { table: string; where: string } {
+/** Each tag of the row's set (alias `alias`): a cycle counts under each tag its ticket carries. */
+const EACH_TAG = (alias: string) =>
+  ` JOIN ticket_tagsets s ON s.company_id = ${alias}.company_id AND s.id = ${alias}.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)`;
+
+/** The table (with joins) and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
+function countsScope(f: ReportFilters, params: unknown[], by: ReportDimension | null = null): { table: string; where: string } {
   const days = "r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date";
-  if (byTag) return { table: "ticket_rollup_tag", where: days }; // the breakdown by tag takes no filter here
-  const source = sourceFor(f);
+  const source = sourceFor(f, by);
   if (source === "tags") {
+    if (f.tagId === undefined) return { table: "ticket_rollup_tag r", where: days };
     params.push(f.tagId);
-    return { table: "ticket_rollup_tag", where: `${days} AND r.tag_id = $${params.length}` };
+    return { table: "ticket_rollup_tag r", where: `${days} AND r.tag_id = $${params.length}` };
   }
-  if (source === "present") return { table: "ticket_rollup_present", where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
-  return { table: "ticket_rollup", where: days + rollupFilterSql(f, params) };
+  if (source === "present") {
+    const table = by === "tag" ? `ticket_rollup_present r${EACH_TAG("r")}` : "ticket_rollup_present r";
+    return { table, where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
+  }
+  return { table: "ticket_rollup r", where: days + rollupFilterSql(f, params) };
 }
 
 /** The roll-up's grouping columns per filter or breakdown, and the histogram dimension of each. */
@@ -78,12 +89,14 @@ function rollupFilterSql(f: ReportFilters, params: unknown[], alias = "r"): stri
 const setFilters = (f: ReportFilters) => (["userId", "queueId", "whatsappId", "origin"] as const).filter((k) => f[k] !== undefined);
 
 /**
- * The per-dimension histogram to read for these filters and this grouping, or null: two filters, or
- * a filter with a breakdown, read the per-group histograms of the groups they keep.
+ * The per-dimension histogram that answers these cycle filters and this grouping (by agent, queue or
+ * connection: its dimension; null or tag: the whole, or the one filtered dimension), or null: two
+ * filters, or a filter with a breakdown by a dimension, read the per-group histograms of the groups
+ * they keep.
  */
 function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: number; key: number | "none" | null } | null {
   const set = setFilters(f);
-  if (by !== null) return set.length === 0 && BREAKDOWN[by] ? { dim: BREAKDOWN[by].dim, key: null } : null;
+  if (by !== null && by !== "tag") return set.length === 0 ? { dim: BREAKDOWN[by]!.dim, key: null } : null;
   if (set.length === 0) return { dim: 0, key: null };
   if (set.length > 1) return null;
   const k = set[0]!;
@@ -92,18 +105,43 @@ function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: numb
 }
 
 /**
- * Whether a summary (by null) or breakdown can be answered from the roll-up. With the ticket's
- * present (status, or a tag with other filters) the histograms are per (status, tag set) and one
- * dimension: a summary with at most one of the cycle's filters, or a breakdown by agent, queue or
- * connection without them; the rest (several of the cycle's filters, a breakdown by tag) is live.
+ * The histogram read of these filters and this grouping (alias h; $1 company, $2..$3 days): the
+ * per-tag tables (source "tags"), the per-dimension ones when one dimension answers (histogramFor),
+ * else the per-group ones; with the ticket's present, their present versions (0790, 0792).
  */
-export function servesFigures(f: ReportFilters, by: ReportDimension | null): boolean {
-  const source = sourceFor(f);
-  if (by === "tag") return source === "groups" && setFilters(f).length === 0;
-  if (source === "tags") return by === null;
-  if (source === "present") return by === null ? setFilters(f).length <= 1 : setFilters(f).length === 0;
-  // without a per-dimension histogram, the per-group one (filters select a few groups)
-  return true;
+function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unknown[]): string {
+  const source = sourceFor(f, by);
+  const days = "h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date";
+  const groupBy = (key: string, table: string, where: string) => `SELECT ${key} AS key, h.metric, h.bucket, sum(h.n)::int AS n
+      FROM ${table} WHERE ${where}
+     GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
+     ORDER BY 1, h.metric, h.bucket`;
+  if (source === "tags") {
+    let where = days;
+    if (f.tagId !== undefined) {
+      params.push(f.tagId);
+      where += ` AND h.tag_id = $${params.length}`;
+    }
+    return groupBy(by === "tag" ? "h.tag_id" : "NULL::int", "ticket_rollup_tag_hist h", where);
+  }
+  const present = source === "present";
+  const eachTag = by === "tag" ? EACH_TAG("h") : "";
+  const hist = histogramFor(f, by);
+  if (hist) {
+    params.push(hist.dim);
+    let where = `${days} AND h.dim = $${params.length}`;
+    if (hist.key === "none") where += " AND h.key IS NULL";
+    else if (hist.key !== null) {
+      params.push(hist.key);
+      where += ` AND h.key = $${params.length}`;
+    }
+    if (present) where += presentFilterSql(f, params, "h");
+    const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : "h.key";
+    return groupBy(key, `${present ? "ticket_rollup_present_hist" : "ticket_rollup_hist"} h${eachTag}`, where);
+  }
+  const where = days + rollupFilterSql(f, params, "h") + (present ? presentFilterSql(f, params, "h") : "");
+  const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : `h.${BREAKDOWN[by]!.column}`;
+  return groupBy(key, `${present ? "ticket_rollup_present_group_hist" : "ticket_rollup_group_hist"} h${eachTag}`, where);
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
@@ -152,60 +190,19 @@ interface CountRow {
  * range are returned, as the live queries return them.
  */
 export async function figures(sql: Sql, companyId: number, days: Days, f: ReportFilters, by: ReportDimension | null): Promise<Map<number | null, FigureRow>> {
-  if (!servesFigures(f, by)) throw new Error("report roll-up: these filters are read live (servesFigures)");
-  const perTag = by === "tag" || sourceFor(f) === "tags";
-  const column = by === null ? null : by === "tag" ? "tag_id" : BREAKDOWN[by]!.column;
+  const column = by === null ? null : by === "tag" ? (sourceFor(f, by) === "tags" ? "r.tag_id" : "x.tag_id") : `r.${BREAKDOWN[by]!.column}`;
   const params: unknown[] = [companyId, days.from, days.to];
-  const { table, where } = countsScope(f, params, by === "tag");
-  const countsSql = `SELECT ${column ? `r.${column}` : "NULL::int"} AS key,
+  const { table, where } = countsScope(f, params, by);
+  const countsSql = `SELECT ${column ?? "NULL::int"} AS key,
          COALESCE(sum(r.created), 0)::int AS created, COALESCE(sum(r.finished), 0)::int AS resolved,
          COALESCE(sum(r.answered), 0)::int AS answered, COALESCE(sum(r.rated), 0)::int AS rated,
          round(sum(r.r1 + 2 * r.r2 + 3 * r.r3 + 4 * r.r4 + 5 * r.r5)::numeric / NULLIF(sum(r.rated), 0), 2)::float8 AS csat_average,
          COALESCE(sum(r.r4 + r.r5), 0)::int AS satisfied,
          array[COALESCE(sum(r.r1), 0), COALESCE(sum(r.r2), 0), COALESCE(sum(r.r3), 0), COALESCE(sum(r.r4), 0), COALESCE(sum(r.r5), 0)]::int[] AS distribution
-    FROM ${table} r WHERE ${where}
+    FROM ${table} WHERE ${where}
     ${column ? `GROUP BY 1 HAVING sum(r.created) <> 0 OR sum(r.finished) <> 0 OR sum(r.answered) <> 0 OR sum(r.rated) <> 0` : ""}`;
-
   const hParams: unknown[] = [companyId, days.from, days.to];
-  let histSql: string;
-  if (perTag) {
-    // per tag: the breakdown by tag, or the summary of one tag
-    let tagWhere = "";
-    if (f.tagId !== undefined) {
-      hParams.push(f.tagId);
-      tagWhere = ` AND h.tag_id = $${hParams.length}`;
-    }
-    histSql = `SELECT ${by === "tag" ? "h.tag_id" : "NULL::int"} AS key, h.metric, h.bucket, sum(h.n)::int AS n
-      FROM ticket_rollup_tag_hist h
-     WHERE h.company_id = $1 AND h.day >= $2::date AND h.day <= $3::date${tagWhere}
-     GROUP BY 1, h.metric, h.bucket HAVING sum(h.n) <> 0
-     ORDER BY 1, h.metric, h.bucket`;
-  } else if (sourceFor(f) !== "present" && !histogramFor(f, by)) {
-    // several filters, or a filter with a breakdown: the histograms of the groups the filters keep
-    const groupWhere = rollupFilterSql(f, hParams, "g");
-    histSql = `SELECT ${column ? `g.${column}` : "NULL::int"} AS key, g.metric, g.bucket, sum(g.n)::int AS n
-      FROM ticket_rollup_group_hist g
-     WHERE g.company_id = $1 AND g.day >= $2::date AND g.day <= $3::date${groupWhere}
-     GROUP BY 1, g.metric, g.bucket HAVING sum(g.n) <> 0
-     ORDER BY 1, g.metric, g.bucket`;
-  } else {
-    // per dimension; with the ticket's present, per (status, tag set) and dimension (servesFigures
-    // leaves the present only the reads one dimension answers)
-    const present = sourceFor(f) === "present";
-    const hist = histogramFor(f, by)!;
-    hParams.push(hist.dim);
-    let keyWhere = "";
-    if (hist.key === "none") keyWhere = " AND h.key IS NULL";
-    else if (hist.key !== null) {
-      hParams.push(hist.key);
-      keyWhere = ` AND h.key = $${hParams.length}`;
-    }
-    histSql = `SELECT h.key, h.metric, h.bucket, sum(h.n)::int AS n
-      FROM ${present ? "ticket_rollup_present_hist" : "ticket_rollup_hist"} h
-     WHERE h.company_id = $1 AND h.dim = $4 AND h.day >= $2::date AND h.day <= $3::date${keyWhere}${present ? presentFilterSql(f, hParams, "h") : ""}
-     GROUP BY h.key, h.metric, h.bucket HAVING sum(h.n) <> 0
-     ORDER BY h.key, h.metric, h.bucket`;
-  }
+  const histSql = histogramSql(f, by, hParams);
 
   const [counts, buckets] = await Promise.all([
     sql.many<CountRow>(countsSql, params),
@@ -248,7 +245,7 @@ export function volumeByDay(sql: Sql, companyId: number, days: Days, f: ReportFi
   return sql.many<{ kind: "created" | "resolved"; key: string; n: number }>(
     `WITH d AS (
        SELECT to_char(r.day, 'YYYY-MM-DD') AS key, sum(r.created)::int AS created, sum(r.finished)::int AS resolved
-         FROM ${table} r WHERE ${where}
+         FROM ${table} WHERE ${where}
         GROUP BY r.day)
      SELECT 'created' AS kind, key, created AS n FROM d WHERE created <> 0
      UNION ALL
@@ -267,5 +264,5 @@ export function countColumn(metric: "created" | "resolved" | "firstResponse" | "
 export function countCycles(sql: Sql, companyId: number, days: Days, f: ReportFilters, column: string) {
   const params: unknown[] = [companyId, days.from, days.to];
   const { table, where } = countsScope(f, params);
-  return sql.one<{ n: number }>(`SELECT COALESCE(sum(r.${column}), 0)::int AS n FROM ${table} r WHERE ${where}`, params);
+  return sql.one<{ n: number }>(`SELECT COALESCE(sum(r.${column}), 0)::int AS n FROM ${table} WHERE ${where}`, params);
 }
