@@ -564,6 +564,12 @@ async function main() {
       { name: "GET /reports/breakdown by tag, 90 days, queue filter", url: () => `/api/reports/breakdown?by=tag&${period}&queueId=${oneQueue}`, token: admin },
       { name: "GET /reports/breakdown by tag, 90 days, tag filter", url: () => `/api/reports/breakdown?by=tag&${period}&tagId=${tagIds[0]}`, token: admin },
       { name: "GET /reports/breakdown by tag, 90 days, agent + origin filters", url: () => `/api/reports/breakdown?by=tag&${period}&userId=${oneAgent}&origin=receptivo`, token: admin },
+      // read live by design: one day's hourly volume (one day of cycles), the drill-down lists (keyset pages)
+      { name: "GET /reports/volume, one day (hourly)", url: () => `/api/reports/volume?date_from=${day(30)}&date_to=${day(30)}`, token: admin },
+      { name: "GET /reports/volume, one day (hourly), status + tag filters", url: () => `/api/reports/volume?date_from=${day(30)}&date_to=${day(30)}&status=closed&tagId=${tagIds[1]}`, token: admin },
+      { name: "GET /reports/tickets page 1, 90 days, status + tag + queue filters", url: () => `/api/reports/tickets?${period}&status=closed&tagId=${tagIds[2]}&queueId=${oneQueue}`, token: admin },
+      { name: "GET /reports/tickets page 40, 90 days, resolved", url: () => `/api/reports/tickets?${period}&metric=resolved&page=40`, token: admin },
+      { name: "GET /reports/tickets page 1, 90 days, CSAT rating 1, agent filter", url: () => `/api/reports/tickets?${period}&metric=csat&rating=1&userId=${oneAgent}`, token: admin },
     ];
     const sample = (await fetch(`${base}/api/reports/summary?${period}`, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as {
       created: number;

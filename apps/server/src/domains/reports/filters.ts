@@ -2,8 +2,9 @@ import type { ReportFilters } from "@atende/shared";
 
 /**
  * The WHERE clauses of the report filters on ticket_traking `tt`, with their values appended to
- * `params`. Every clause is a column of the cycle except tag (ticket_tags, by primary key) and status
- * (the ticket's current status, by primary key).
+ * `params`. Every clause is a column of the cycle: status and tag read the copy of the ticket's present
+ * each cycle keeps (`ticket_status`, `tagset_id`: migration 0790; the roll-up test checks the copies
+ * against the tickets and their tags), so no filter joins the tickets or their tags per cycle.
  */
 export function filterSql(f: ReportFilters, params: unknown[]): string {
   const out: string[] = [];
@@ -20,11 +21,9 @@ export function filterSql(f: ReportFilters, params: unknown[]): string {
   idColumn("whatsapp_id", f.whatsappId);
   if (f.origin) out.push(f.origin === "ativo" ? "tt.origin_from_me" : "NOT tt.origin_from_me");
   if (f.tagId !== undefined) {
-    out.push(`EXISTS (SELECT 1 FROM ticket_tags g WHERE g.company_id = tt.company_id AND g.ticket_id = tt.ticket_id AND g.tag_id = ${bind(f.tagId)})`);
+    out.push(`tt.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = tt.company_id AND ${bind(f.tagId)}::int = ANY (s.tag_ids))`);
   }
-  if (f.status) {
-    out.push(`EXISTS (SELECT 1 FROM tickets ft WHERE ft.company_id = tt.company_id AND ft.id = tt.ticket_id AND ft.status = ${bind(f.status)})`);
-  }
+  if (f.status) out.push(`tt.ticket_status = ${bind(f.status)}`);
   return out.map((c) => ` AND ${c}`).join("");
 }
 

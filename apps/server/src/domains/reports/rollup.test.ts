@@ -264,6 +264,16 @@ async function compareAll(c: Company, zone: string) {
       expect(await dashRollup.rangeFigures(app.sql, c.id, days, tags), where).toEqual(await liveRangeFigures(byTags));
       expect(await dashRollup.leads(app.sql, c.id, days, tags), where).toEqual(await dashRepo.leads(app.sql, byTags));
     }
+    // the copies of the ticket's present the live reads filter on (filters.ts) against the tickets and their tags
+    const drift = await app.sql.one<{ cycles: number; tickets: number }>(
+      `SELECT (SELECT count(*) FROM ticket_traking tt JOIN tickets t ON t.id = tt.ticket_id
+                WHERE tt.company_id = $1 AND (tt.ticket_status, tt.tagset_id) IS DISTINCT FROM (t.status, t.tagset_id))::int AS cycles,
+              (SELECT count(*) FROM tickets t LEFT JOIN ticket_tagsets s ON s.company_id = t.company_id AND s.id = t.tagset_id
+                WHERE t.company_id = $1
+                  AND COALESCE(s.tag_ids, '{}') <> ARRAY(SELECT g.tag_id FROM ticket_tags g WHERE g.ticket_id = t.id ORDER BY g.tag_id))::int AS tickets`,
+      [c.id],
+    );
+    expect(drift, `${label} copies of the ticket's present`).toEqual({ cycles: 0, tickets: 0 });
     // the reports
     for (const filters of filterSets(c)) {
       const s = { companyId: c.id, start, end, days, filters };
