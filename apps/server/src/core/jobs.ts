@@ -137,6 +137,17 @@ export class Jobs {
     });
   }
 
+  /**
+   * Queues many jobs of one kind in one statement (pg-boss insert): a sweep that finds thousands of
+   * pending items queues them in a few round trips instead of one per item.
+   */
+  async sendMany<S extends z.ZodType>(name: string, items: { payload: z.infer<S>; singletonKey?: string }[]): Promise<void> {
+    const def = this.definitions.get(name);
+    if (!def) throw new Error(`Unknown job ${name}`);
+    if (items.length === 0) return;
+    await this.boss.insert(items.map((i) => ({ name, data: def.schema.parse(i.payload) as object, singletonKey: i.singletonKey })));
+  }
+
   async cancel(name: string, id: string): Promise<void> {
     await this.boss.cancel(name, id);
   }

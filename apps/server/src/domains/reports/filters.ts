@@ -21,7 +21,7 @@ export function filterSql(f: ReportFilters, params: unknown[]): string {
   idColumn("whatsapp_id", f.whatsappId);
   if (f.origin) out.push(f.origin === "ativo" ? "tt.origin_from_me" : "NOT tt.origin_from_me");
   if (f.tagId !== undefined) {
-    out.push(`tt.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = tt.company_id AND ${bind(f.tagId)}::int = ANY (s.tag_ids))`);
+    out.push(`tt.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND ${bind(f.tagId)}::int = ANY (s.tag_ids))`);
   }
   if (f.status) out.push(`tt.ticket_status = ${bind(f.status)}`);
   return out.map((c) => ` AND ${c}`).join("");

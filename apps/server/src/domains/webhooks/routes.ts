@@ -40,6 +40,9 @@ const PENDING_SWEEP_MS = 60_000;
  * body's hash) and answers 200 at once; it is processed at once in this process, and by a durable job
  * when that fails or never happens.
  */
+/** Pending deliveries queued per statement by the sweep. */
+const SWEEP_BATCH = 500;
+
 export const webhooksRoutes: Domain = (api, ctx) => {
   // Only this plugin's routes: the body stays raw bytes (the signature is over them).
   api.removeAllContentTypeParsers();
@@ -58,21 +61,32 @@ export const webhooksRoutes: Domain = (api, ctx) => {
       ctx.log.error({ err }, "could not look for pending webhook deliveries");
       return [];
     });
-    for (const e of pending) {
+    for (let i = 0; i < pending.length; i += SWEEP_BATCH) {
+      const batch = pending.slice(i, i + SWEEP_BATCH);
       await ctx.jobs
-        .send(WEBHOOK_JOB, { eventId: e.id }, { singletonKey: `webhook-${e.id}` })
-        .catch((err: unknown) => ctx.log.error({ err, eventId: e.id }, "could not queue a pending webhook delivery; the next sweep tries again"));
+        .sendMany(WEBHOOK_JOB, batch.map((e) => ({ payload: { eventId: e.id }, singletonKey: `webhook-${e.id}` })))
+        .catch((err: unknown) =>
+          ctx.log.error({ err, firstEventId: batch[0]!.id, count: batch.length }, "could not queue pending webhook deliveries; the next sweep tries again"),
+        );
     }
   };
+  // The first sweep runs beside the start, not before it: after a crash under load thousands of
+  // deliveries are pending, and the server must start serving (and take new ones) meanwhile.
   let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  const sweepOnce = () => {
+    running ??= sweep().finally(() => (running = null));
+    return running;
+  };
   api.addHook("onReady", async () => {
     if (!ctx.config.runJobs) return;
-    await sweep();
-    timer = setInterval(() => void sweep(), PENDING_SWEEP_MS);
+    void sweepOnce();
+    timer = setInterval(() => void sweepOnce(), PENDING_SWEEP_MS);
     timer.unref();
   });
   api.addHook("onClose", async () => {
     if (timer) clearInterval(timer);
+    await running;
   });
 
   api.get(
