@@ -19,8 +19,10 @@ export interface ServerProcess {
   base: string;
   pid: number;
   child: ChildProcess;
-  /** The process's last output lines (warnings and errors), for a failing test's message. */
-  output(): string;
+  /** The process's last output lines (up to 1000: warnings and errors at the default LOG_LEVEL), or those since `mark()`. */
+  output(since?: number): string;
+  /** How many lines the process has written so far: `output(mark)` is what it wrote after. */
+  mark(): number;
   /** SIGTERM and wait for the exit (the graceful shutdown). */
   stop(): Promise<number | null>;
   /** SIGKILL: no shutdown runs, nothing is released. */
@@ -63,12 +65,23 @@ export async function startServer(o: ServerOptions): Promise<ServerProcess> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
-  const keep = (d: Buffer) => {
-    for (const l of d.toString().split("\n")) if (l.trim()) lines.push(`[${o.name}] ${l}`);
-    if (lines.length > 200) lines.splice(0, lines.length - 200);
+  let written = 0;
+  // a line may arrive in two chunks: the unfinished end of each stream waits for the rest
+  const keep = () => {
+    let rest = "";
+    return (d: Buffer) => {
+      const parts = (rest + d.toString()).split("\n");
+      rest = parts.pop()!;
+      for (const l of parts) {
+        if (!l.trim()) continue;
+        lines.push(`[${o.name}] ${l}`);
+        written++;
+      }
+      if (lines.length > 1000) lines.splice(0, lines.length - 1000);
+    };
   };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  child.stdout!.on("data", keep());
+  child.stderr!.on("data", keep());
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   const base = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
@@ -77,7 +90,8 @@ export async function startServer(o: ServerOptions): Promise<ServerProcess> {
     base,
     pid: child.pid!,
     child,
-    output: () => lines.join("\n"),
+    output: (since = 0) => lines.slice(Math.max(0, since - (written - lines.length))).join("\n"),
+    mark: () => written,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill("SIGTERM");

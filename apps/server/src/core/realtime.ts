@@ -1,13 +1,13 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { FastifyBaseLogger } from "fastify";
-import { createClient } from "redis";
 import { Server, type Socket } from "socket.io";
 import { CLIENT_EVENTS, isAdmin, LIMITS, type ErrorCode } from "@atende/shared";
 import type { Sql } from "../db/sql.js";
 import { authenticateAccessToken } from "./access.js";
 import { loadActor, type RequestActor } from "./actor.js";
 import { AppError } from "./errors.js";
+import { closeRedis, connectRedis, type RedisClient } from "./redis-client.js";
 import type { TokenService } from "./tokens.js";
 
 export const rooms = {
@@ -63,7 +63,8 @@ function tokenOf(socket: Socket): string | null {
 export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
-  private redisClients: { quit(): Promise<unknown>; ping(): Promise<unknown> }[] = [];
+  /** The Redis adapter's clients, with REDIS_URL. */
+  private redis: { pub: RedisClient; sub: RedisClient } | null = null;
   /** The online-flag checks of sockets that closed, still running: close() waits for them before Redis goes. */
   private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
@@ -198,19 +199,24 @@ export class Realtime {
   }
 
   async useRedis(url: string): Promise<void> {
-    const pub = createClient({ url });
-    const sub = pub.duplicate();
-    await Promise.all([pub.connect(), sub.connect()]);
-    this.redisClients = [pub, sub];
+    const [pub, sub] = await Promise.all([
+      connectRedis(url, this.log, "socket.io adapter publisher"),
+      connectRedis(url, this.log, "socket.io adapter subscriber"),
+    ]);
+    this.redis = { pub, sub };
     this.io.adapter(createAdapter(pub, sub));
   }
 
-  /** Whether the socket adapter's Redis answers (null without Redis): the readiness probe's check. */
-  async redisAnswers(): Promise<boolean | null> {
-    const client = this.redisClients[0];
-    if (!client) return null;
-    await client.ping();
-    return true;
+  /**
+   * The readiness probe's check of the adapter's Redis: null without Redis; "down" while either client
+   * is reconnecting (at once: a PING would wait in the offline queue for the reconnection, and the
+   * outage is already logged by the clients' own listeners, core/redis-client.ts); else a PING.
+   */
+  async redisAnswers(): Promise<"ok" | "down" | null> {
+    if (!this.redis) return null;
+    if (!this.redis.pub.isReady || !this.redis.sub.isReady) return "down";
+    await this.redis.pub.ping();
+    return "ok";
   }
 
   /** Lets a domain react to each authenticated socket (join extra rooms, handle client events). */
@@ -277,9 +283,14 @@ export class Realtime {
     // the sockets' disconnect handlers ask the adapter (Redis) who is left: they finish before the adapter
     // closes (closed first, their question would wait for answers it can no longer hear: 5 s)
     await Promise.allSettled([...this.offlineChecks]);
-    await this.io.of("/").adapter.close();
+    // while Redis is down the adapter's unsubscribes would wait in the subscriber's offline queue, and fail
+    // when the client is dropped: the subscriber goes with its subscriptions instead
+    if (!this.redis || this.redis.sub.isReady) await this.io.of("/").adapter.close();
+    if (!this.redis) return;
+    const { pub, sub } = this.redis;
+    this.redis = null;
     await Promise.all(
-      this.redisClients.map((c) => c.quit().catch((err: unknown) => this.log.warn({ err }, "closing a Redis client of the socket adapter failed"))),
+      [pub, sub].map((c) => closeRedis(c).catch((err: unknown) => this.log.warn({ err }, "closing a Redis client of the socket adapter failed"))),
     );
   }
 }

@@ -1,8 +1,11 @@
+import net from "node:net";
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../test/helper.js";
 import { channels } from "../channels/manager.js";
 import { ConfigError, loadConfig } from "../config.js";
+import { freePort } from "../db/embedded.js";
+import { bounceListenerOf } from "../domains/email-bounces/routes.js";
 import { runsBackground } from "./roles.js";
 
 /** ROLE: what a web process and a worker run and answer (docs/architecture.md "Process roles and fencing"). */
@@ -27,12 +30,36 @@ describe("ROLE in the configuration", () => {
   });
 });
 
+/** What a connection to 127.0.0.1:`port` meets first: the server's greeting line, or the error's code. */
+function firstAnswer(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    const done = (answer: string) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(5000, () => done("no answer"));
+    socket.once("error", (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+    socket.once("data", (data) => done(data.toString().split("\r\n")[0]!));
+  });
+}
+
 describe("a worker and a web process", () => {
   let worker: TestApp;
   let web: TestApp;
+  const bouncePort = { worker: 0, web: 0 };
   beforeAll(async () => {
-    worker = await createTestApp({ role: "worker" });
-    web = await createTestApp({ role: "web", runJobs: false, runSessions: false, driverCallTimeoutMs: 1000 });
+    // each its own BOUNCE_SMTP_PORT (read when its domains register): the e-mail bounce listener's
+    process.env.BOUNCE_SMTP_HOST = "127.0.0.1";
+    try {
+      process.env.BOUNCE_SMTP_PORT = String((bouncePort.worker = await freePort()));
+      worker = await createTestApp({ role: "worker" });
+      process.env.BOUNCE_SMTP_PORT = String((bouncePort.web = await freePort()));
+      web = await createTestApp({ role: "web", runJobs: false, runSessions: false, driverCallTimeoutMs: 1000 });
+    } finally {
+      delete process.env.BOUNCE_SMTP_PORT;
+      delete process.env.BOUNCE_SMTP_HOST;
+    }
   });
   afterAll(async () => {
     await worker?.close();
@@ -55,6 +82,12 @@ describe("a worker and a web process", () => {
     });
     socket.close();
     expect(outcome).toBe("refused");
+  });
+
+  it("the e-mail bounce listener (BOUNCE_SMTP_PORT) runs where jobs run: the worker answers SMTP on its port, the web process opens none", async () => {
+    expect(await firstAnswer(bouncePort.worker)).toMatch(/^220 .*atende bounce receiver/);
+    expect(await firstAnswer(bouncePort.web)).toBe("ECONNREFUSED");
+    expect(bounceListenerOf(web.ctx)).toBeNull();
   });
 
   it("a web process serves the API but runs no session: a connected session nobody runs is left to the workers", async () => {

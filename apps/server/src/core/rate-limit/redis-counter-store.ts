@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { createClient } from "redis";
+import { closeRedis, connectRedis, type RedisClient } from "../redis-client.js";
 import { MemoryCounterStore, type CounterStore, type WindowCount } from "./counter-store.js";
 
 /** One round trip: count, start the window on the first event, return the count and the time left. */
@@ -25,18 +25,15 @@ export class RedisCounterStore implements CounterStore {
   private lastWarning = 0;
 
   private constructor(
-    private readonly client: ReturnType<typeof createClient>,
+    private readonly client: RedisClient,
     private readonly log: FastifyBaseLogger,
     private readonly prefix: string,
   ) {}
 
   static async connect(url: string, log: FastifyBaseLogger, prefix = "atende:rl:"): Promise<RedisCounterStore> {
     // without the offline queue a command fails at once while disconnected, instead of waiting for the reconnection
-    const client = createClient({ url, disableOfflineQueue: true });
-    const store = new RedisCounterStore(client, log, prefix);
-    client.on("error", (err: unknown) => store.warn(err, "the rate-limit counters' Redis connection failed"));
-    await client.connect();
-    return store;
+    const client = await connectRedis(url, log, "rate-limit counters", { disableOfflineQueue: true });
+    return new RedisCounterStore(client, log, prefix);
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
@@ -61,9 +58,7 @@ export class RedisCounterStore implements CounterStore {
 
   async close(): Promise<void> {
     await this.fallback.close();
-    // a client still reconnecting (Redis down) would wait for Redis to say goodbye: it is dropped instead
-    if (this.client.isReady) await this.client.quit();
-    else if (this.client.isOpen) this.client.destroy();
+    await closeRedis(this.client);
   }
 
   private timed<T>(command: Promise<T>): Promise<T> {

@@ -167,13 +167,12 @@ describe.skipIf(!redisAvailable)("limits shared by two processes through Redis (
     expect(more).toEqual([200, 200, 429]);
     // Redis back on its port: the clients reconnect (and the socket adapter's can say goodbye when the apps close)
     redis = await startRedisServer(Number(new URL(redis.url).port));
-    // every Redis client reconnects on its own schedule (slow under load); closing an app whose client is
-    // still reconnecting waits on it, so the test waits until all of them (the socket adapter's publisher
-    // and subscriber, the counters') are connected again
-    const clients = (app: BuiltApp) => [
-      ...(app.ctx.realtime as unknown as { redisClients: { isReady: boolean }[] }).redisClients,
-      (app.ctx.limits.counters as unknown as { client: { isReady: boolean } }).client,
-    ];
+    // every Redis client reconnects on its own schedule (slow under load): the test waits until all of
+    // them (the socket adapter's publisher and subscriber, the counters') are connected again
+    const clients = (app: BuiltApp) => {
+      const { pub, sub } = (app.ctx.realtime as unknown as { redis: { pub: { isReady: boolean }; sub: { isReady: boolean } } }).redis;
+      return [pub, sub, (app.ctx.limits.counters as unknown as { client: { isReady: boolean } }).client];
+    };
     for (let i = 0; i < 150 && ![...clients(a), ...clients(b)].every((c) => c.isReady); i++) await new Promise((r) => setTimeout(r, 100));
     expect([...clients(a), ...clients(b)].map((c) => c.isReady)).toEqual([true, true, true, true, true, true]);
     // back on Redis, whose restart (no persistence) forgot the window: the count starts again there,

@@ -17,7 +17,7 @@ const CHECK_TIMEOUT_MS = 2000;
  * The orchestrator's probes, outside /api and without a session (docs/api.md "Health"):
  * GET /healthz, the process answers (no database: a database outage must not restart every
  * process); GET /readyz, this process may take traffic: database reachable, every migration file of
- * this version applied, Redis reachable when REDIS_URL is set; 503 while any fails, and 503
+ * this version applied, Redis connected and answering when REDIS_URL is set; 503 while any fails, and 503
  * "draining" from SIGTERM on, so the load balancer stops sending requests before the server closes.
  */
 export function registerProbes(app: FastifyInstance, ctx: AppContext, lifecycle: Lifecycle, migrationsDir = MIGRATIONS_DIR): void {
@@ -36,7 +36,11 @@ export function registerProbes(app: FastifyInstance, ctx: AppContext, lifecycle:
     const [database, migrations, redis] = await Promise.all([
       withTimeout(ctx.sql.one("SELECT 1")).then(() => "ok" as const, failed("database")),
       withTimeout(pendingMigrations(ctx, migrationFiles)).then((pending) => pending, failed("migrations")),
-      withTimeout(ctx.realtime.redisAnswers()).then((ok) => (ok === null ? ("not configured" as const) : ("ok" as const)), failed("redis")),
+      // a connection known to be down fails without a line per probe: its client logs the outage (core/redis-client.ts)
+      withTimeout(ctx.realtime.redisAnswers()).then(
+        (answer) => (answer === null ? ("not configured" as const) : answer === "ok" ? ("ok" as const) : ("failed" as const)),
+        failed("redis"),
+      ),
     ]);
     const body: Readiness = {
       status: "ready",
