@@ -22,12 +22,23 @@ export function csvField(value: string | number | null): string {
   return /[;"\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
+/** One formatter per zone: building an Intl.DateTimeFormat costs more than formatting a date with it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 /** yyyy-MM-dd HH:mm:ss on the company's clock. */
 function local(d: Date | null, timeZone: string): string | null {
   if (!d) return null;
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
-  }).formatToParts(d);
+  const parts = formatterOf(timeZone).formatToParts(d);
   const p = (type: string) => parts.find((x) => x.type === type)?.value ?? "";
   return `${p("year")}-${p("month")}-${p("day")} ${p("hour")}:${p("minute")}:${p("second")}`;
 }
