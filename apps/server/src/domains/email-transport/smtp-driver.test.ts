@@ -96,6 +96,39 @@ describe("the pooled SMTP driver", () => {
     }
   });
 
+  it("keeps an implicit-TLS (smtps://) connection quick too: TLS over a socket with Nagle off", async () => {
+    // smtp-server's own test certificate: the URL's tls.* options reach the TLS connection
+    let tlsMessages = 0;
+    const secure = new SMTPServer({
+      secure: true,
+      authOptional: true,
+      disabledCommands: ["AUTH"],
+      logger: false,
+      closeTimeout: 200,
+      onData(stream, session, callback) {
+        expect(session.secure).toBe(true);
+        stream.resume();
+        stream.on("end", () => {
+          tlsMessages++;
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+    const port = (secure.server.address() as AddressInfo).port;
+    const driver = new SmtpDriver(`smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false`, 1);
+    try {
+      await driver.send(mail(0));
+      const t0 = Date.now();
+      for (let i = 1; i <= 20; i++) await driver.send(mail(i));
+      expect(Date.now() - t0).toBeLessThan(600);
+      expect(tlsMessages).toBe(21);
+    } finally {
+      await driver.close();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
+  });
+
   it("opens at most its connections for concurrent sends, and says when one is free", async () => {
     connections = 0;
     messages = 0;

@@ -20,8 +20,11 @@ import type { MailDriver, OutgoingMail, SendResult } from "./driver.js";
  * With Nagle's algorithm on (Node's default for a plain socket) a small write waits for the ACK of the
  * previous one, which the server delays (40 ms on Linux): a reused connection took ~47 ms per message
  * against a loopback server instead of ~7 ms, so 5 connections could not carry 100 messages a second.
- * A plain `smtp://` connection (STARTTLS upgrades the same socket) is opened with Nagle off; an
- * implicit-TLS `smtps://` one keeps nodemailer's own connect.
+ * Every connection is opened here with Nagle off and handed to nodemailer connected: a plain `smtp://`
+ * one reads the greeting and may STARTTLS on that socket; an implicit-TLS `smtps://` one (port 465,
+ * common among Brazilian relays) is wrapped in TLS by nodemailer at once (its `connection` option with
+ * `secure`), SNI and the URL's `tls.*` options included. Either way the TLS socket writes through the
+ * plain one, Nagle off.
  */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -42,9 +45,9 @@ export class SmtpDriver implements MailDriver {
       maxConnections,
       maxMessages: Infinity,
       getSocket: (_options, callback) => {
-        if (parsed.secure || !parsed.host) return callback(null, false);
-        // handed to nodemailer connected (its `connection` option); it reads the greeting and may STARTTLS on it
-        const socket = connect({ host: parsed.host, port: parsed.port ?? 587, noDelay: true });
+        if (!parsed.host) return callback(null, false);
+        // handed to nodemailer connected (its `connection` option): it wraps it in TLS first for smtps://
+        const socket = connect({ host: parsed.host, port: parsed.port ?? (parsed.secure ? 465 : 587), noDelay: true });
         socket.setTimeout(CONNECT_TIMEOUT_MS, () => socket.destroy(new Error(`SMTP connection to ${parsed.host} timed out`)));
         socket.once("error", callback);
         socket.once("connect", () => {
