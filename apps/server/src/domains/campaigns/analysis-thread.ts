@@ -109,7 +109,12 @@ export function analyseInWorker(
       if (outcome && error) ctx.log.error({ err: error, ...log }, "campaign analysis worker failed after its outcome (kept)");
       if (outcome?.type === "done") return resolve(outcome.outcome);
       if (outcome?.type === "file-error") return reject(new CampaignFileError(outcome.message));
-      if (outcome?.type === "failed") return reject(Object.assign(new Error(outcome.err.message), { code: outcome.err.code, stack: outcome.err.stack }));
+      if (outcome?.type === "failed") {
+        // the thread's error as it was (message, code, stack), for the job's log line and pg-boss's retry
+        const failure = Object.assign(new Error(outcome.err.message), { code: outcome.err.code });
+        if (outcome.err.stack) failure.stack = outcome.err.stack;
+        return reject(failure);
+      }
       if (closing.has(worker)) return reject(new Error("campaign analysis stopped: the server is closing (the job is retried from the file)"));
       if ((error as { code?: string } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY") {
         ctx.log.warn({ err: error, ...log, heapMb: ctx.config.campaignAnalysisHeapMb }, "campaign analysis worker ran out of memory");
