@@ -10,6 +10,11 @@ import { build } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const server = path.join(root, "apps/server");
 export const SERVER_BUNDLE = path.join(server, "dist/main.js");
+/**
+ * The second entry: the campaign analysis's worker thread (domains/campaigns/analysis-thread.ts
+ * starts it from the file beside the running bundle).
+ */
+export const WORKER_BUNDLES = { "campaign-analysis-worker": "src/domains/campaigns/analysis-worker.ts" };
 
 function newest(dir) {
   let t = 0;
@@ -23,13 +28,15 @@ function newest(dir) {
 /** Builds the bundle when it is missing or older than the server's or the shared package's sources. */
 export async function ensureServerBuild({ force = false } = {}) {
   const sources = Math.max(newest(path.join(server, "src")), newest(path.join(root, "packages/shared/src")), statSync(path.join(server, "package.json")).mtimeMs);
-  if (!force && existsSync(SERVER_BUNDLE) && statSync(SERVER_BUNDLE).mtimeMs >= sources) return SERVER_BUNDLE;
+  const built = [SERVER_BUNDLE, ...Object.keys(WORKER_BUNDLES).map((name) => path.join(path.dirname(SERVER_BUNDLE), `${name}.js`))];
+  if (!force && built.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources)) return SERVER_BUNDLE;
   await buildServer(SERVER_BUNDLE);
   return SERVER_BUNDLE;
 }
 
 /**
- * Builds the bundle at `outfile` (and `outfile.map`). Run it with `node --enable-source-maps` so that a
+ * Builds the bundle at `outfile` (and `outfile.map`), and the worker threads' bundles beside it
+ * (WORKER_BUNDLES: `campaign-analysis-worker.js`). Run it with `node --enable-source-maps` so that a
  * stack trace names the TypeScript files and lines (`src/db/migrate.ts:36:15`), not the bundle's.
  * The bundle must stay under apps/server (its imports resolve from node_modules above it; it reads
  * ../package.json and ../migrations beside its folder).
@@ -37,8 +44,12 @@ export async function ensureServerBuild({ force = false } = {}) {
 export async function buildServer(outfile) {
   const deps = Object.keys(JSON.parse(readFileSync(path.join(server, "package.json"), "utf8")).dependencies ?? {});
   await build({
-    entryPoints: [path.join(server, "src/main.ts")],
-    outfile,
+    // each entry is a bundle of its own (no shared chunks): a worker loads only what it imports
+    entryPoints: [
+      { in: path.join(server, "src/main.ts"), out: path.basename(outfile, ".js") },
+      ...Object.entries(WORKER_BUNDLES).map(([out, file]) => ({ in: path.join(server, file), out })),
+    ],
+    outdir: path.dirname(outfile),
     bundle: true,
     platform: "node",
     format: "esm",

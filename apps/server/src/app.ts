@@ -100,7 +100,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const counters: CounterStore = config.redisUrl ? await RedisCounterStore.connect(config.redisUrl, app.log) : new MemoryCounterStore();
   const limits = new RequestLimits(counters, config.rateLimits, metrics);
   const listener = new PgListener(databaseUrl, app.log.child({ component: "listen" }));
-  const ctx: AppContext = { config, sql, realtime, jobs, tokens, secrets, metrics, limits, listener, log: app.log };
+  const ctx: AppContext = { config, sql, databaseUrl, realtime, jobs, tokens, secrets, metrics, limits, listener, log: app.log };
   defineResealJob(ctx);
   const lifecycle: Lifecycle = { draining: false };
   metrics.observeRequests(app);

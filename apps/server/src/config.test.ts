@@ -39,6 +39,15 @@ describe("configuration", () => {
     expect(() => assertDatabaseChoice(loadConfig({ ...prod, ALLOW_EMBEDDED_DATABASE: "true" }))).not.toThrow();
     expect(() => assertDatabaseChoice(loadConfig({ ...prod, DATABASE_URL: "postgres://db/atende" }))).not.toThrow();
   });
+
+  it("CAMPAIGN_ANALYSIS_HEAP_MB: 64 MB by default, a whole number from 16 to 4096", () => {
+    const env = { NODE_ENV: "test" };
+    expect(loadConfig(env).campaignAnalysisHeapMb).toBe(64);
+    expect(loadConfig({ ...env, CAMPAIGN_ANALYSIS_HEAP_MB: "128" }).campaignAnalysisHeapMb).toBe(128);
+    for (const bad of ["8", "5000", "64.5", "lots"]) {
+      expect(() => loadConfig({ ...env, CAMPAIGN_ANALYSIS_HEAP_MB: bad }), bad).toThrow(/CAMPAIGN_ANALYSIS_HEAP_MB must be a whole number of MB from 16 to 4096/);
+    }
+  });
 });
 
 // NODE_ENV=test: no secret file is written for these.

@@ -67,6 +67,11 @@ export interface Config {
   sms: SmsConfig;
   /** Per-company and per-token request limits (RATE_LIMIT_*, docs/settings.md "Request limits"). */
   rateLimits: RequestLimitsConfig;
+  /**
+   * CAMPAIGN_ANALYSIS_HEAP_MB: the old-generation cap of the worker thread that analyses a WhatsApp
+   * campaign's CSV (default 64, 16-4096). A file that needs more ends the campaign in ERROR.
+   */
+  campaignAnalysisHeapMb: number;
 }
 
 /** RATE_LIMIT_* variables: requests a minute, 0 for no limit. */
@@ -210,7 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pix: pixConfigOf(env, nodeEnv === "production"),
     sms: loadSmsConfig(env, nodeEnv),
     rateLimits: loadRateLimits(env),
+    campaignAnalysisHeapMb: Number(env.CAMPAIGN_ANALYSIS_HEAP_MB || 64),
   };
+  if (!Number.isInteger(config.campaignAnalysisHeapMb) || config.campaignAnalysisHeapMb < 16 || config.campaignAnalysisHeapMb > 4096) {
+    throw new ConfigError(`CAMPAIGN_ANALYSIS_HEAP_MB must be a whole number of MB from 16 to 4096 (got "${env.CAMPAIGN_ANALYSIS_HEAP_MB}")`);
+  }
   if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
     throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");
   }

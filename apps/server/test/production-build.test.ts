@@ -75,6 +75,18 @@ describe("production build", () => {
     expect(readFileSync(bundle, "utf8")).toMatch(/\/\/# sourceMappingURL=main\.js\.map\s*$/);
   });
 
+  it("the campaign analysis's worker is a bundle of its own beside it, with its map, loading only what the analysis needs", () => {
+    // analysis-thread.ts starts the file of this name beside the running bundle
+    const worker = path.join(scratch, "dist", "campaign-analysis-worker.js");
+    const map = JSON.parse(readFileSync(`${worker}.map`, "utf8")) as { sources: string[] };
+    expect(map.sources.some((s) => s.endsWith("src/domains/campaigns/read-recipients.ts"))).toBe(true);
+    const code = readFileSync(worker, "utf8");
+    expect(code).toMatch(/\/\/# sourceMappingURL=campaign-analysis-worker\.js\.map\s*$/);
+    expect(code).toMatch(/^import \{ parse \} from "csv-parse";$/m);
+    // not the HTTP server, nor tsx (a dev dependency, absent in production)
+    expect(code).not.toMatch(/from "(fastify|socket\.io|pg-boss|tsx)[/"]/);
+  });
+
   it("with --enable-source-maps a start-up error's stack names the TypeScript files and lines", async () => {
     const { code, stderr } = await run(["--enable-source-maps"]);
     expect(code).toBe(1);

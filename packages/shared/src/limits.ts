@@ -40,6 +40,11 @@ export const LIMITS = {
   accessDeniedRedirectMs: 1000,
   importMaxBytes: 5 * 1024 * 1024,
   campaignCsvMaxBytes: 100 * 1024 * 1024,
+  /**
+   * One line of a campaign CSV, in characters: far above any real row (a phone, a CPF, an e-mail and
+   * template variables), and what keeps one field from growing to the whole file (a quote never closed).
+   */
+  campaignCsvMaxLineChars: 64 * 1024,
   queueNameMin: 2,
   queueNameMax: 50,
   queueColorMin: 3,

@@ -13,6 +13,8 @@ import type { TokenService } from "./tokens.js";
 export interface AppContext {
   config: Config;
   sql: Sql;
+  /** The database's connection string, for code that opens connections of its own (the campaign analysis's worker thread). */
+  databaseUrl: string;
   realtime: Realtime;
   jobs: Jobs;
   tokens: TokenService;

@@ -37,6 +37,11 @@ export const CAMPAIGN_MESSAGES = {
     `O arquivo possui ${columns} colunas de variáveis, enquanto o template possui ${variables} variáveis.`,
   emptyFile: "O arquivo não possui linhas de dados.",
   unreadable: "Não foi possível ler o arquivo CSV.",
+  lineTooLong: (line: number, max: number) => `A linha ${line} do arquivo passa de ${max} caracteres (verifique se há aspas sem fechamento).`,
+  /** The analysis (a worker thread with a capped heap, CAMPAIGN_ANALYSIS_HEAP_MB) ran out of it. */
+  analysisOutOfMemory: "Não foi possível analisar o arquivo: a análise excedeu o limite de memória do servidor. Avise o administrador do sistema.",
+  /** The analysis's worker thread stopped without an answer (a defect, not the file's fault as far as we know). */
+  analysisCrashed: "Não foi possível analisar o arquivo (a análise foi interrompida por uma falha interna). Crie a campanha novamente.",
   templateInvalid: "O template selecionado não pertence ao BM ou não está aprovado.",
   numberInvalid: "O número selecionado não pertence ao BM ou não está ativo.",
   noNumbers: "O BM não possui números ativos.",

@@ -9,6 +9,11 @@ export class JsonRowBuffer {
   private length = 0;
   count = 0;
 
+  /** The text's size so far, in bytes. */
+  get bytes(): number {
+    return this.length;
+  }
+
   /** Appends one row (a JSON array of its values). */
   push(row: unknown[]): void {
     const text = JSON.stringify(row);
