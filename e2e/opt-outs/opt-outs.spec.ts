@@ -50,10 +50,10 @@ test("a supervisor sees, searches, adds and removes opt-outs", async ({ page }) 
   await expect(page.getByText("outra@empresa.test")).toHaveCount(0);
 
   // search by part of the number as people write it, then by channel
-  await page.getByPlaceholder("Pesquisar e-mail ou número...").fill("97777-6666");
+  await page.getByPlaceholder("E-mail ou número").fill("97777-6666");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("+5511977776666");
-  await page.getByPlaceholder("Pesquisar e-mail ou número...").fill("");
+  await page.getByPlaceholder("E-mail ou número").fill("");
   await page.getByRole("combobox", { name: /^Canal/ }).click();
   await page.getByRole("option", { name: "E-mail" }).click();
   await expect(rows).toHaveCount(1);
@@ -74,6 +74,8 @@ test("a supervisor sees, searches, adds and removes opt-outs", async ({ page }) 
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText("+5511988887777");
   await expect(rows.first()).toContainText("Incluído manualmente");
+  // by whom: the user's name, not an id
+  await expect(rows.first()).toContainText("Sergio Supervisor");
   // the same number again is refused with the catalogue's message (the browser logs the 409)
   consoleErrors.allow(/409 \(Conflict\).*\/api\/opt-outs/);
   await page.getByRole("button", { name: "Adicionar" }).click();

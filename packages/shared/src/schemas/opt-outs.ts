@@ -23,6 +23,7 @@ export const optOut = z.object({
   address: z.string().describe("the stored form: a lower-case e-mail address, or a phone's E.164 digits without '+'"),
   source: z.enum(OPT_OUT_SOURCES).describe("reply (SAIR/PARAR/STOP), unsubscribe (e-mail link), bounce (hard bounce) or admin (added here)"),
   reference: z.string().nullable().describe("what put it there: the campaign (sms-campaign:<id>, email-campaign:<id>) or the user (user:<id>)"),
+  referenceName: z.string().nullable().describe("the name of what reference names (the user's name, the campaign's title); null when it no longer exists"),
   createdAt: z.string(),
 });
 export type OptOut = z.infer<typeof optOut>;

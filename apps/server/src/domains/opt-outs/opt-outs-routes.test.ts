@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { FakeSmtp } from "../../../test/fake-smtp/server.js";
 import { createWithFile, seedEmailWorld, waitStatus, type EmailWorld } from "../email-campaigns/test-fixtures.js";
-import { readySms, seedSmsWorld, smsTestConfig, waitSms, type SmsWorld } from "../sms-campaigns/test-fixtures.js";
+import { buildSmsCampaign, readySms, seedSmsWorld, smsTestConfig, waitSms, type SmsWorld } from "../sms-campaigns/test-fixtures.js";
 
 /** The opt-out list seen and corrected: GET/POST /api/opt-outs, DELETE /api/opt-outs/{channel}/{address}. */
 
@@ -37,7 +37,7 @@ const api = (method: string, url: string, token: string = t.supervisor.token, bo
 const listed = async (query: string, token = t.supervisor.token) => {
   const res = await api("GET", `/api/opt-outs${query}`, token);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { results: { channel: string; address: string; source: string; reference: string | null }[]; count: number };
+  return res.json() as { results: { channel: string; address: string; source: string; reference: string | null; referenceName: string | null }[]; count: number };
 };
 
 describe("who may use the list", () => {
@@ -58,7 +58,8 @@ describe("adding by hand", () => {
   it("stores a number as its E.164 digits and an e-mail in lower case, source admin, and audits it", async () => {
     const sms = await api("POST", "/api/opt-outs", t.supervisor.token, { channel: "sms", address: "(11) 98888-0001" });
     expect(sms.statusCode, sms.body).toBe(200);
-    expect(sms.json()).toMatchObject({ channel: "sms", address: "5511988880001", source: "admin", reference: `user:${t.supervisor.id}` });
+    const supervisorName = (await app.sql.one<{ name: string }>("SELECT name FROM users WHERE id = $1", [t.supervisor.id])).name;
+    expect(sms.json()).toMatchObject({ channel: "sms", address: "5511988880001", source: "admin", reference: `user:${t.supervisor.id}`, referenceName: supervisorName });
     const email = await api("POST", "/api/opt-outs", t.supervisor.token, { channel: "email", address: " Ana.Souza@Loja.TEST " });
     expect(email.json()).toMatchObject({ channel: "email", address: "ana.souza@loja.test", source: "admin" });
     const audit = await app.sql.many<{ action: string; details: Record<string, string> }>(
@@ -114,7 +115,8 @@ describe("the list", () => {
     const first = await listed("?page=1", c.supervisor.token);
     expect(first.count).toBe(46);
     expect(first.results).toHaveLength(40);
-    expect(first.results[0]).toMatchObject({ channel: "email", address: "bia_100%@x.test", source: "bounce", reference: "email-campaign:3" });
+    // the campaign ids named here are no campaign of this company: no name
+    expect(first.results[0]).toMatchObject({ channel: "email", address: "bia_100%@x.test", source: "bounce", reference: "email-campaign:3", referenceName: null });
     expect(first.results[1]!.address).toBe("551197770000" + "1");
     expect((await listed("?page=2", c.supervisor.token)).results.map((r) => r.address).at(-1)).toBe("5511977700045");
     expect((await listed("?channel=email", c.supervisor.token)).count).toBe(1);
@@ -127,6 +129,15 @@ describe("the list", () => {
     expect((await listed("?channel=email&search=b_a", c.supervisor.token)).count).toBe(0);
     // another company's list is its own
     expect((await listed("", other.supervisor.token)).results.map((r) => r.address)).toEqual(["5511988880001"]);
+    // a campaign of the company is named by its title; another company's campaign id names nothing
+    const own = await buildSmsCampaign(app.sql, { companyId: c.companyId, total: 1 });
+    const foreign = await buildSmsCampaign(app.sql, { companyId: t.companyId, total: 1 });
+    await app.sql.exec(
+      `INSERT INTO opt_outs (company_id, channel, address, source, reference) VALUES ($1, 'sms', '5511966660001', 'reply', $2), ($1, 'sms', '5511966660002', 'reply', $3)`,
+      [c.companyId, `sms-campaign:${own}`, `sms-campaign:${foreign}`],
+    );
+    const named = (await listed("?search=55119666600", c.supervisor.token)).results.sort((a, b) => a.address.localeCompare(b.address));
+    expect(named.map((r) => r.referenceName)).toEqual(["Bench", null]);
   });
 });
 

@@ -55,8 +55,22 @@ export interface OptOutRow {
   address: string;
   source: OptOutSource;
   reference: string | null;
+  /** The name of what `reference` names (the user, the campaign's title), when it still exists. */
+  reference_name: string | null;
   created_at: Date;
 }
+
+/**
+ * The columns of an entry, with the name of what put it there: `user:<id>` the user's name,
+ * `sms-campaign:<id>` / `email-campaign:<id>` the campaign's title, each of the entry's company only.
+ */
+const REFERENCED_ID = `(CASE WHEN split_part(o.reference, ':', 2) ~ '^[0-9]{1,9}$' THEN split_part(o.reference, ':', 2)::int END)`;
+const ENTRY_COLUMNS = `o.channel, o.address, o.source, o.reference, o.created_at,
+  CASE split_part(o.reference, ':', 1)
+    WHEN 'user' THEN (SELECT u.name FROM users u WHERE u.company_id = o.company_id AND u.id = ${REFERENCED_ID})
+    WHEN 'sms-campaign' THEN (SELECT c.title FROM sms_campaigns c WHERE c.company_id = o.company_id AND c.id = ${REFERENCED_ID})
+    WHEN 'email-campaign' THEN (SELECT c.title FROM email_campaigns c WHERE c.company_id = o.company_id AND c.id = ${REFERENCED_ID})
+  END AS reference_name`;
 
 /**
  * A page of the list, newest first: every channel or one, optionally filtered by part of the address
@@ -75,7 +89,7 @@ export async function pageOptOuts(
       AND ($3 = '' OR address LIKE '%' || $3 || '%' OR (channel = 'sms' AND $4 <> '' AND address LIKE '%' || $4 || '%'))`;
   const params = [companyId, f.channel ?? null, likeEscape(term), likeEscape(digits)];
   const [rows, total] = await Promise.all([
-    sql.many<OptOutRow>(`SELECT channel, address, source, reference, created_at FROM opt_outs WHERE ${where} ORDER BY created_at DESC, channel, address LIMIT $5 OFFSET $6`, [
+    sql.many<OptOutRow>(`SELECT ${ENTRY_COLUMNS} FROM opt_outs o WHERE ${where} ORDER BY o.created_at DESC, o.channel, o.address LIMIT $5 OFFSET $6`, [
       ...params,
       limit,
       offset,
@@ -87,7 +101,7 @@ export async function pageOptOuts(
 
 /** One entry by its stored key (the company's own only). */
 export function findOptOut(sql: Sql, companyId: number, channel: OptOutChannel, key: string) {
-  return sql.maybe<OptOutRow>("SELECT channel, address, source, reference, created_at FROM opt_outs WHERE company_id = $1 AND channel = $2 AND address = $3", [
+  return sql.maybe<OptOutRow>(`SELECT ${ENTRY_COLUMNS} FROM opt_outs o WHERE o.company_id = $1 AND o.channel = $2 AND o.address = $3`, [
     companyId,
     channel,
     key,

@@ -11,6 +11,7 @@ const present = (r: repo.OptOutRow): OptOut => ({
   address: r.address,
   source: r.source,
   reference: r.reference,
+  referenceName: r.reference_name,
   createdAt: r.created_at.toISOString(),
 });
 

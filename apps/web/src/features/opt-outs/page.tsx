@@ -20,13 +20,16 @@ import { OptOutDialog } from "./components/opt-out-dialog";
 /** A number as people read it (+5511988880001); an e-mail address as stored. */
 const shown = (o: Pick<OptOut, "channel" | "address">) => (o.channel === "sms" ? `+${o.address}` : o.address);
 
-/** What put the entry on the list: a campaign's reply or unsubscribe, a bounce, a user here. */
-function Reference({ reference }: { reference: string | null }) {
+/**
+ * What put the entry on the list: a campaign's reply or unsubscribe, a bounce, a user here; by its
+ * name (the user's, the campaign's title) while it exists, else by its id.
+ */
+function Reference({ reference, name }: { reference: string | null; name: string | null }) {
   const { t } = useTranslation();
   const [kind, id] = (reference ?? "").split(":");
-  if (kind === "sms-campaign") return <>{t("optOuts.references.smsCampaign", { id })}</>;
-  if (kind === "email-campaign") return <>{t("optOuts.references.emailCampaign", { id })}</>;
-  if (kind === "user") return <>{t("optOuts.references.user", { id })}</>;
+  if (kind === "sms-campaign") return <>{name ? t("optOuts.references.smsCampaignNamed", { name }) : t("optOuts.references.smsCampaign", { id })}</>;
+  if (kind === "email-campaign") return <>{name ? t("optOuts.references.emailCampaignNamed", { name }) : t("optOuts.references.emailCampaign", { id })}</>;
+  if (kind === "user") return <>{name ?? t("optOuts.references.user", { id })}</>;
   return <>{reference ?? "—"}</>;
 }
 
@@ -111,13 +114,13 @@ export default function OptOutsPage() {
                     <Box component="span" sx={{ display: { sm: "none" } }}>
                       {t(`optOuts.channels.${o.channel}`)} · {t(`optOuts.sources.${o.source}`)} ·{" "}
                     </Box>
-                    <Reference reference={o.reference} /> · {formatInZone(o.createdAt, timeZone)}
+                    <Reference reference={o.reference} name={o.referenceName} /> · {formatInZone(o.createdAt, timeZone)}
                   </Typography>
                 </TableCell>
                 <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t(`optOuts.channels.${o.channel}`)}</TableCell>
                 <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t(`optOuts.sources.${o.source}`)}</TableCell>
                 <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>
-                  <Reference reference={o.reference} />
+                  <Reference reference={o.reference} name={o.referenceName} />
                 </TableCell>
                 <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>{formatInZone(o.createdAt, timeZone)}</TableCell>
                 <TableCell align="right">
