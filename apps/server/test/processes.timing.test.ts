@@ -8,7 +8,7 @@ import { createPool, Sql } from "../src/db/sql.js";
 import { buildCampaign, buildSandboxBusiness, phones } from "../src/domains/campaign-dispatch/test-factory.js";
 import { buildCompany, buildUser, TEST_PASSWORD } from "./factories.js";
 import { createTestDatabase, dropTestDatabase } from "./helper.js";
-import { redisServerInstalled, startRedis, startServer, type ServerOptions, type ServerProcess } from "./server-processes.js";
+import { redisServerInstalled, sleep, startRedis, startServer, until, type ServerOptions, type ServerProcess } from "./server-processes.js";
 
 /**
  * Process roles with processes, not promises (docs/architecture.md "Process roles and fencing"): two
@@ -23,16 +23,6 @@ it.runIf(REQUIRED)("has redis-server to start (CI=true; .ci/run installs it)", (
   expect(available, "redis-server is not installed").toBe(true);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(50);
-  }
-}
 
 describe.skipIf(!available)("two web processes and a worker on one database and one Redis", () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;

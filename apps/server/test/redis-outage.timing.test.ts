@@ -7,7 +7,7 @@ import { channel } from "@atende/shared";
 import { createPool, Sql } from "../src/db/sql.js";
 import { buildCompany, buildUser, TEST_PASSWORD } from "./factories.js";
 import { createTestDatabase, dropTestDatabase } from "./helper.js";
-import { redisServerInstalled, startRedis, startServer, type ServerProcess } from "./server-processes.js";
+import { redisServerInstalled, sleep, startRedis, startServer, until, type ServerProcess } from "./server-processes.js";
 
 /**
  * A Redis outage with processes (docs/architecture.md "Process roles and fencing", "Redis outage"): two
@@ -25,16 +25,6 @@ it.runIf(REQUIRED)("has redis-server to start (CI=true; .ci/run installs it)", (
   expect(available, "redis-server is not installed").toBe(true);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(100);
-  }
-}
 
 interface Probe {
   status: number;

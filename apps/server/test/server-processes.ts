@@ -8,10 +8,22 @@ import { TEST_SECRETS_KEYS } from "./factories.js";
  * production settings), each with its ROLE, on one database and one Redis this file starts itself.
  */
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // the test's own Redis: one helper for every test and bench that starts one
 export { hasRedisServer as redisServerInstalled, startRedisServer as startRedis } from "./redis-server.js";
+
+
+/** Polls `check` every 50 ms until it gives a value, or fails naming `what` after `ms`. */
+export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(50);
+  }
+}
 
 export interface ServerProcess {
   name: string;
