@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { Transform } from "node:stream";
-import { CAMPAIGN_MESSAGES } from "@atende/shared";
+import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES } from "@atende/shared";
 
 export type CsvEncoding = "utf-8" | "iso-8859-1" | "ascii";
 
@@ -96,4 +96,33 @@ export function decoderStream(encoding: CsvEncoding): Transform {
       done(null, decoder.end());
     },
   });
+}
+
+/** A header cell as the analyses compare it: no BOM, trimmed, lower case. */
+const headerName = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
+
+export interface FileColumns {
+  /** Every header, normalised. */
+  names: string[];
+  phone: number;
+  cpf: number;
+  email: number;
+  /** The variable columns (every column but the three mandatory ones), in file order. */
+  vars: number[];
+}
+
+/**
+ * The header line of a campaign file (spec 3 §5), for the three channels' analyses: refused when it has
+ * a single column (the separator is not ';') or lacks a mandatory column (telefone, cpf, email).
+ */
+export function fileColumns(record: string[]): FileColumns {
+  const names = record.map(headerName);
+  if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
+  const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
+  if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
+  const phone = names.indexOf("telefone");
+  const cpf = names.indexOf("cpf");
+  const email = names.indexOf("email");
+  const vars = names.map((_, i) => i).filter((i) => i !== phone && i !== cpf && i !== email);
+  return { names, phone, cpf, email, vars };
 }

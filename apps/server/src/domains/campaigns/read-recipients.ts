@@ -1,11 +1,11 @@
 import { createReadStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
-import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, LIMITS, templateCsvColumns } from "@atende/shared";
+import { CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, LIMITS, templateCsvColumns } from "@atende/shared";
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 import { blockListMatcher } from "../keywords/service.js";
-import { CampaignFileError, decoderStream, detectEncoding } from "./encoding.js";
+import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "./encoding.js";
 import { JsonRowBuffer } from "./row-buffer.js";
 import { templateComponents } from "./template-check.js";
 
@@ -68,7 +68,6 @@ async function markDuplicates(sql: Sql, companyId: number, campaignId: number): 
   );
 }
 
-const header = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
 
 /**
  * The CSV's rows as campaign recipients (spec 3 §5), run in the analysis's worker thread
@@ -119,14 +118,7 @@ export async function readRecipients(sql: Sql, input: RecipientsInput, events: R
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns) {
-        const names = record.map(header);
-        if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-        const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
-        if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
-        const phone = names.indexOf("telefone");
-        const cpf = names.indexOf("cpf");
-        const email = names.indexOf("email");
-        const vars = names.map((_, i) => i).filter((i) => i !== phone && i !== cpf && i !== email);
+        const { phone, cpf, email, vars } = fileColumns(record);
         if (vars.length < needed) throw new CampaignFileError(CAMPAIGN_MESSAGES.variableColumns(vars.length, needed));
         columns = { phone, cpf, email, vars };
         continue;

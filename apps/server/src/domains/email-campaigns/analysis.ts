@@ -3,10 +3,10 @@ import { rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { parse } from "csv-parse";
 import { z } from "zod";
-import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, EMAIL_CAMPAIGN_MESSAGES, EMAIL_ROW_REASONS, isEmailAddress } from "@atende/shared";
+import { CAMPAIGN_MESSAGES, EMAIL_CAMPAIGN_MESSAGES, EMAIL_ROW_REASONS, isEmailAddress } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import type { Sql } from "../../db/sql.js";
-import { CampaignFileError, decoderStream, detectEncoding } from "../campaigns/encoding.js";
+import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "../campaigns/encoding.js";
 import { templatePlaceholders } from "../email-tracking/render.js";
 import { blockListMatcher } from "../keywords/service.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
@@ -119,7 +119,6 @@ async function removeFile(ctx: AppContext, file: string, payload: EmailAnalysisP
   await rm(file, { force: true }).catch((err: unknown) => ctx.log.error({ err, ...payload, file }, "could not delete an analysed e-mail campaign file"));
 }
 
-const header = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
 
 async function readRecipients(ctx: AppContext, payload: EmailAnalysisPayload, c: { file_path: string; subject: string; html: string }) {
   const { companyId, campaignId } = payload;
@@ -155,14 +154,7 @@ async function readRecipients(ctx: AppContext, payload: EmailAnalysisPayload, c:
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns) {
-        const names = record.map(header);
-        if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-        const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
-        if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
-        const phone = names.indexOf("telefone");
-        const cpf = names.indexOf("cpf");
-        const email = names.indexOf("email");
-        const vars = names.map((_, i) => i).filter((i) => i !== phone && i !== cpf && i !== email);
+        const { names, phone, cpf, email, vars } = fileColumns(record);
         const varNames = vars.map((i) => names[i]!);
         const absent = needed.filter((n) => !varNames.includes(n));
         if (absent.length) throw new CampaignFileError(EMAIL_CAMPAIGN_MESSAGES.templateColumns(absent));

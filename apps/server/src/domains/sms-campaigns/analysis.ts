@@ -7,7 +7,7 @@ import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, SMS_ROW_REASONS, smsTemp
 import type { AppContext } from "../../core/context.js";
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
-import { CampaignFileError, decoderStream, detectEncoding } from "../campaigns/encoding.js";
+import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "../campaigns/encoding.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { smsNotifier } from "./events.js";
 import { recountSmsCampaigns } from "./repository.js";
@@ -141,7 +141,6 @@ async function insertRows(sql: Sql, companyId: number, campaignId: number, rows:
   );
 }
 
-const header = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
 
 async function readRows(ctx: AppContext, p: Payload, c: Campaign): Promise<{ encoding: string }> {
   if (!c.file_path) throw new CampaignFileError(CAMPAIGN_MESSAGES.fileRequired);
@@ -162,14 +161,11 @@ async function readRows(ctx: AppContext, p: Payload, c: Campaign): Promise<{ enc
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns) {
-        const names = record.map(header);
-        if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-        const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
-        if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
+        const { names, phone, cpf, email } = fileColumns(record);
         const variableColumns = names.length - CAMPAIGN_MANDATORY_COLUMNS.length;
         // spec 3 §5: at least as many variable columns (after the first three) as the template has variables
         if (variableColumns < variables || lastColumn >= names.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.variableColumns(variableColumns, variables));
-        columns = { phone: names.indexOf("telefone"), cpf: names.indexOf("cpf"), email: names.indexOf("email") };
+        columns = { phone, cpf, email };
         continue;
       }
       total += 1;
