@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from "node:zlib";
-import { createTenant, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
+import { buildUser, createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
 
 /** A real PNG (width × height, one colour), so the browser decodes and lays it out. */
 function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
@@ -88,7 +88,10 @@ test("a user without the super flag is told the page is not for the company and 
 });
 
 test("the announcements page and app bar in the dark theme", async ({ page }) => {
-  await login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  // a super user of its own: the shared admin logged in by another test at the same time would end this session
+  const tenant = await createTenant();
+  const root = await buildUser(db(), tenant.companyId, { profile: "admin", super: true, name: "Sara Super" });
+  await login(page, root.email);
   await page.evaluate(() => localStorage.setItem("preferredTheme", "dark"));
   await page.goto("/announcements");
   await expect(page.getByRole("heading", { name: "Informativos" })).toBeVisible();
