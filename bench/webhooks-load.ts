@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { io } from "socket.io-client";
+import { request } from "undici";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 
 export interface LoadSettings {
@@ -105,10 +106,12 @@ async function main(): Promise<void> {
           }
           const start = performance.now();
           for (const b of d.bodies) sentAt.set(b, start);
-          const res = await fetch(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": sign(d.raw) }, body: d.raw });
-          await res.arrayBuffer();
+          // undici's request, as Meta's servers would spend their own CPU: fetch costs this process four
+          // times as much per POST, taken from the server on a two-core machine
+          const res = await request(webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": sign(d.raw) }, body: d.raw });
+          await res.body.dump();
           postTimes.push(performance.now() - start);
-          if (res.status === 200) accepted += d.bodies.length;
+          if (res.statusCode === 200) accepted += d.bodies.length;
           else refused += d.bodies.length;
         }
       };

@@ -39,4 +39,17 @@ describe("WorkLine", () => {
     expect(seen).toEqual([0, 1, 2]);
     expect(failures).toEqual([["boom", [0]]]);
   });
+
+  it("with gatherMs, a steady flow makes a few large groups instead of one per item", async () => {
+    const groups: number[][] = [];
+    const line = new WorkLine<number>(async (group) => void groups.push(group), { parallel: 1, maxGroup: 500, gatherMs: 50, onFailure: (err) => expect.unreachable(String(err)) });
+    for (let i = 0; i < 40; i++) {
+      line.push(i);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 120));
+    expect(groups.flat()).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    // ~200 ms of items in runs that each waited 50 ms: a handful of groups, not forty
+    expect(groups.length).toBeLessThanOrEqual(8);
+  });
 });

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { request } from "undici";
 import type { GraphErrorAnswer } from "./errors.js";
 import { checkTemplateSend } from "./template-send.js";
 import { statusDelivery, type FakeStatus, type QueuedStatus, type StatusPlan } from "./status-webhooks.js";
@@ -171,8 +172,10 @@ export class FakeGraph {
     const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "facebookexternalua" };
     const signature = o.signature === undefined ? this.sign(raw) : o.signature;
     if (signature !== null) headers["x-hub-signature-256"] = signature;
-    const res = await fetch(callbackUrl, { method: "POST", headers, body: raw });
-    return { status: res.status, text: await res.text() };
+    // undici's request (a quarter of fetch's CPU): at a thousand statuses a second the fake's own CPU
+    // would be taken from the server it measures
+    const res = await request(callbackUrl, { method: "POST", headers, body: raw });
+    return { status: res.statusCode, text: await res.body.text() };
   }
 
   /** A listed phone number (current or listed before), by its id. */

@@ -95,6 +95,9 @@ export function claimRows(sql: Sql, campaignId: number, numberId: number, limit:
      picked AS (
        SELECT r.id FROM campaign_recipients r
         WHERE r.campaign_id = $1 AND r.state = 'pending' AND (r.next_attempt_at IS NULL OR r.next_attempt_at <= now())
+          -- the status in the claim's own snapshot: a pause committed with a row's record (an account
+          -- violation puts the row back to pending) is seen here, so that row is not taken again
+          AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = $1 AND c.status = 'RUNNING')
           AND NOT EXISTS (SELECT 1 FROM campaign_recipients p
                            WHERE p.official_number_id = $2 AND p.phone = r.phone AND p.id <> r.id
                              AND p.claimed_at > now() - $4 * interval '1 millisecond')

@@ -43,13 +43,17 @@ export async function applyCampaignStatuses(ctx: AppContext, companyId: number, 
   if (!wanted.length) return new Set();
   const rowIds = wanted.map((s) => s.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
   const { handled, campaigns } = await ctx.sql.tx(async (sql) => {
+    // the rows' ids first (through the provider id; the row id Meta echoes), then the rows locked by
+    // primary key: a lock through a join can skip a row a concurrent writer just changed. Ordered by
+    // the column, not the output's text (`ORDER BY id` would sort "10" before "9"): every writer locks
+    // recipients in the same numeric order, so two never wait on each other crosswise.
+    const byProviderId = await sql.many<{ id: string }>("SELECT id::text FROM campaign_recipients WHERE provider_id = ANY($1::text[])", [
+      wanted.map((s) => s.providerId),
+    ]);
     const rows = await sql.many<RowState>(
-      // ordered by the column, not the output's text (`ORDER BY id` would sort "10" before "9"): every
-      // writer locks recipients in the same numeric order, so two never wait on each other crosswise
       `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM campaign_recipients r
-        WHERE r.company_id = $1 AND (r.provider_id = ANY($2::text[]) OR r.id = ANY($3::bigint[]))
-        ORDER BY r.id FOR UPDATE`,
-      [companyId, wanted.map((s) => s.providerId), rowIds],
+        WHERE r.id = ANY($2::bigint[]) AND r.company_id = $1 ORDER BY r.id FOR UPDATE`,
+      [companyId, [...new Set([...byProviderId.map((r) => r.id), ...rowIds])]],
     );
     if (!rows.length) return { handled: new Set<string>(), campaigns: [] as number[] };
     const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));

@@ -2,7 +2,6 @@ import { SMS_CAMPAIGN_MESSAGES as M, SMS_CANCELLABLE, SMS_ROW_REASONS, SMS_TRIGG
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { smsNotifier } from "./events.js";
-import { recountSmsCampaigns } from "./repository.js";
 import { SMS_SCHEDULED_START_JOB } from "./schedule.js";
 
 async function statusOf(ctx: AppContext, companyId: number, id: number): Promise<{ status: string; schedule_job_id: string | null }> {
@@ -76,13 +75,10 @@ export async function resumeSmsCampaign(ctx: AppContext, companyId: number, id: 
 export async function cancelSmsCampaign(ctx: AppContext, companyId: number, id: number): Promise<void> {
   const before = await move(ctx, companyId, id, SMS_CANCELLABLE, "CANCELLED", M.notCancellable, ", finished_at = now()");
   dropTimer(ctx, before.schedule_job_id, id);
-  await ctx.sql.tx(async (tx) => {
-    await tx.exec("UPDATE sms_campaign_recipients SET state = 'skipped', invalid_reason = $3 WHERE company_id = $1 AND campaign_id = $2 AND state = 'pending'", [
-      companyId,
-      id,
-      SMS_ROW_REASONS.cancelled,
-    ]);
-    await recountSmsCampaigns(tx, [id]);
-  });
+  await ctx.sql.exec("UPDATE sms_campaign_recipients SET state = 'skipped', invalid_reason = $3 WHERE company_id = $1 AND campaign_id = $2 AND state = 'pending'", [
+    companyId,
+    id,
+    SMS_ROW_REASONS.cancelled,
+  ]);
   await smsNotifier(ctx).now(id);
 }

@@ -10,7 +10,6 @@ import type { Sql } from "../../db/sql.js";
 import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "../campaigns/encoding.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { smsNotifier } from "./events.js";
-import { recountSmsCampaigns } from "./repository.js";
 import { queueSmsScheduledStart } from "./schedule.js";
 
 export const SMS_ANALYSIS_JOB = "sms-campaigns.analyse";
@@ -70,7 +69,6 @@ export async function analyseSmsCampaign(ctx: AppContext, p: Payload): Promise<v
         `UPDATE sms_campaigns SET status = 'ERROR', error_message = $3, file_path = '', updated_at = now() WHERE company_id = $1 AND id = $2 AND status = 'ANALYZING'`,
         [p.companyId, p.campaignId, err.message],
       );
-      await recountSmsCampaigns(tx, [p.campaignId]);
     });
     await removeFile(ctx, c.file_path, p);
     await smsNotifier(ctx).now(p.campaignId);
@@ -84,7 +82,6 @@ export async function analyseSmsCampaign(ctx: AppContext, p: Payload): Promise<v
       [p.companyId, p.campaignId, scheduled ? "SCHEDULED" : "READY", outcome.encoding],
     );
     if (n && scheduled) await queueSmsScheduledStart(ctx, tx, p.companyId, p.campaignId, c.scheduled_at!);
-    await recountSmsCampaigns(tx, [p.campaignId]);
   });
   await removeFile(ctx, c.file_path, p);
   await smsNotifier(ctx).now(p.campaignId);

@@ -2,14 +2,15 @@ import { channel, type SmsCampaignEvent } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
 import { campaignRooms } from "../campaigns/events.js";
 import { presentSmsCampaign } from "./presenter.js";
-import { findSmsCampaignById, recountSmsCampaigns } from "./repository.js";
+import { findSmsCampaignById } from "./repository.js";
 
 const MIN_GAP_MS = 1000;
 
 /**
  * sms-campaign-created / sms-campaign-updated to the company's supervisors and admins (the rooms of
- * the WhatsApp list). Progress changes are merged: a campaign's counters are recounted from its rows
- * and emitted at most once a second per process; a status change (create, trigger, pause...) goes at once.
+ * the WhatsApp list). Progress changes are merged: a campaign's counters (kept by its rows' triggers,
+ * migration 0794) are emitted at most once a second per process; a status change (create, trigger,
+ * pause...) goes at once.
  */
 class SmsCampaignNotifier {
   private readonly last = new Map<number, number>();
@@ -25,7 +26,7 @@ class SmsCampaignNotifier {
     this.ctx.realtime.emit(campaignRooms(row.company_id), name, event);
   }
 
-  /** Counters moved: recount and emit within a second. */
+  /** Counters moved: emitted within a second. */
   changed(campaignIds: Iterable<number>): void {
     for (const id of campaignIds) {
       if (this.due.has(id)) continue;
@@ -33,9 +34,7 @@ class SmsCampaignNotifier {
       const t = setTimeout(() => {
         this.due.delete(id);
         this.last.set(id, Date.now());
-        recountSmsCampaigns(this.ctx.sql, [id])
-          .then(() => this.now(id))
-          .catch((err: unknown) => this.ctx.log.error({ err, smsCampaignId: id }, "sms campaign counters could not be recounted or emitted"));
+        this.now(id).catch((err: unknown) => this.ctx.log.error({ err, smsCampaignId: id }, "sms campaign counters could not be emitted"));
       }, wait);
       this.due.set(id, t);
     }

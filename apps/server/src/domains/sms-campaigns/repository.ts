@@ -78,30 +78,19 @@ export async function listSmsCampaigns(sql: Sql, f: ListFilter): Promise<{ rows:
 }
 
 /**
- * Every counter from the rows (spec 3 §3 'SMS campaign'): total; invalid (refused by the analysis or
- * skipped at send time: opted out, cancelled); triggered (accepted by the provider); delivered; not
- * delivered (refused, undelivered or unconfirmed); processed (sent to the provider, whatever came of
- * it); clicks (recipients who opened a short link, each once).
+ * A campaign's clicks: the recipients whose link was opened at least once (the other counters are kept
+ * by the rows' statement triggers, migration 0794).
  */
-export async function recountSmsCampaigns(sql: Sql, ids: number[]): Promise<void> {
-  if (!ids.length) return;
-  await sql.exec(
-    `UPDATE sms_campaigns c SET count_total = x.total, count_invalid = x.invalid, count_triggered = x.triggered,
-            count_delivered = x.delivered, count_not_delivered = x.not_delivered, count_processed = x.processed,
-            count_clicks = (SELECT count(DISTINCT l.recipient_id)::int FROM sms_short_links l WHERE l.campaign_id = c.id AND l.clicked_at IS NOT NULL),
-            updated_at = now()
-       FROM (SELECT i.id,
-                    count(r.id)::int AS total,
-                    count(r.id) FILTER (WHERE r.state IN ('invalid', 'skipped'))::int AS invalid,
-                    count(r.id) FILTER (WHERE r.state IN ('sent', 'delivered') OR (r.state = 'failed' AND r.sent_at IS NOT NULL))::int AS triggered,
-                    count(r.id) FILTER (WHERE r.state = 'delivered')::int AS delivered,
-                    count(r.id) FILTER (WHERE r.state = 'failed')::int AS not_delivered,
-                    count(r.id) FILTER (WHERE r.state IN ('sent', 'delivered', 'failed'))::int AS processed
-               FROM unnest($1::int[]) AS i(id) LEFT JOIN sms_campaign_recipients r ON r.campaign_id = i.id
-              GROUP BY i.id) x
-      WHERE c.id = x.id`,
-    [ids],
-  );
+export async function recountSmsClicks(db: Sql, campaignId: number): Promise<void> {
+  // the campaign locked first and counted in a later statement, so two clicks' counts never cross
+  await db.tx(async (sql) => {
+    await sql.exec("SELECT 1 FROM sms_campaigns WHERE id = $1 FOR UPDATE", [campaignId]);
+    await sql.exec(
+      `UPDATE sms_campaigns c SET count_clicks = (SELECT count(DISTINCT l.recipient_id)::int FROM sms_short_links l WHERE l.campaign_id = c.id AND l.clicked_at IS NOT NULL)
+        WHERE c.id = $1`,
+      [campaignId],
+    );
+  });
 }
 
 /** A page of the campaign's rows that are not sent (invalid at the analysis, or skipped), in file order, with their count. */

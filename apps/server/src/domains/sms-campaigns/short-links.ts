@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../core/context.js";
 import type { Sql } from "../../db/sql.js";
 import { smsNotifier } from "./events.js";
+import { recountSmsClicks } from "./repository.js";
 
 /** http(s) URLs in a text (up to a space, quote or angle bracket; a trailing sentence mark stays out). */
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)]/gi;
@@ -54,7 +55,10 @@ export function registerShortLinkRoute(app: FastifyInstance, ctx: AppContext): v
       [code],
     );
     if (!row) return reply.code(404).type("text/plain").send("Link não encontrado");
-    if (row.first) smsNotifier(ctx).changed([row.campaign_id]);
+    if (row.first) {
+      await recountSmsClicks(ctx.sql, row.campaign_id);
+      smsNotifier(ctx).changed([row.campaign_id]);
+    }
     return reply.redirect(row.url, 302);
   });
 }

@@ -82,6 +82,5 @@ export async function buildSmsCampaign(sql: TestApp["sql"], o: { companyId: numb
      SELECT $1, $2, g, '55119' || lpad(($4 + g)::text, 8, '0'), ARRAY['', '', '', 'Cliente ' || g], 'pending' FROM generate_series(1, $3) AS g`,
     [o.companyId, c.id, o.total, o.firstPhone ?? 10_000_000],
   );
-  await sql.exec("UPDATE sms_campaigns SET count_total = $2 WHERE id = $1", [c.id, o.total]);
   return c.id;
 }

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
 import { handleInboundSms } from "../sms-campaigns/inbound.js";
-import { companyOfMessage, receiveSmsReceipts } from "../sms-campaigns/receipts.js";
+import { SmsReceiptLine } from "../sms-campaigns/receipts.js";
 import { parseForm, validTwilioSignature } from "./twilio-signature.js";
 
 const publicRoute = { public: true };
@@ -26,6 +26,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
  * + the path Twilio called), and the sandbox page's API.
  */
 export const smsProviderRoutes: Domain = (api, ctx) => {
+  const receipts = new SmsReceiptLine(ctx);
   api.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     // Twilio posts application/x-www-form-urlencoded; the signature is over the decoded parameters
@@ -46,10 +47,8 @@ export const smsProviderRoutes: Domain = (api, ctx) => {
       const sid = one(params.MessageSid) || one(params.SmsSid);
       const status = one(params.MessageStatus) || one(params.SmsStatus);
       const code = Number(one(params.ErrorCode));
-      const companyId = sid ? await companyOfMessage(ctx.sql, sid, request.query.row) : null;
-      if (companyId !== null) {
-        await receiveSmsReceipts(ctx, companyId, [{ providerId: sid, rowId: request.query.row, status, errorCode: Number.isFinite(code) && code > 0 ? code : null }]);
-      } else request.log.warn({ sid, row: request.query.row, status }, "twilio status for an unknown SMS message");
+      const known = sid && (await receipts.receive({ providerId: sid, rowId: request.query.row, status, errorCode: Number.isFinite(code) && code > 0 ? code : null }));
+      if (!known) request.log.warn({ sid, row: request.query.row, status }, "twilio status for an unknown SMS message");
       return reply.code(204).send(null);
     });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { FakeTwilio } from "../../../test/fake-twilio/server.js";
 import { loadSmsConfig } from "../../config.js";
-import { readySms, seedSmsWorld, waitSms, type SmsWorld } from "../sms-campaigns/test-fixtures.js";
+import { buildSmsCampaign, readySms, seedSmsWorld, waitSms, type SmsWorld } from "../sms-campaigns/test-fixtures.js";
 import { TwilioClient } from "./twilio-client.js";
 import { twilioSignature, validTwilioSignature } from "./twilio-signature.js";
 
@@ -132,6 +133,73 @@ describe("a campaign through Twilio (the app configured with SMS_PROVIDER=twilio
       ["5511977770005", "delivered", null],
     ]);
     expect(rows[2]!.provider_id).toBe(fake.messages.find((m) => m.to === "+5511977770003")!.sid);
+  });
+
+  it("callbacks arriving together are applied together, of two companies at once; each is answered once its receipt is committed", async () => {
+    const other = await buildTenant(app);
+    const built = [await buildSmsCampaign(app.sql, { companyId: t.companyId, total: 150, firstPhone: 40_000_000 }), await buildSmsCampaign(app.sql, { companyId: other.companyId, total: 150, firstPhone: 50_000_000 })];
+    const rows = await app.sql.many<{ id: string; company_id: number }>(
+      "UPDATE sms_campaign_recipients SET state = 'sent', provider_id = 'SM' || md5(id::text), sent_at = now() WHERE campaign_id = ANY($1::int[]) RETURNING id::text, company_id",
+      [built],
+    );
+    const post = async (row: string | null, sid: string, status: string) => {
+      const url = `${base}/api/webhooks/sms/twilio/status${row ? `?row=${row}` : ""}`;
+      const params = { AccountSid: ACCOUNT, MessageSid: sid, MessageStatus: status, ...(status === "undelivered" ? { ErrorCode: "30005" } : {}) };
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(TOKEN, url, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      // answered only after the commit: the row already shows the receipt
+      const after = await app.sql.maybe<{ state: string }>("SELECT state FROM sms_campaign_recipients WHERE provider_id = $1", [sid]);
+      return { status: res.status, state: after?.state ?? null };
+    };
+    const sid = (id: string) => `SM${createHash("md5").update(id).digest("hex")}`;
+    const answers = await Promise.all([
+      ...rows.map((r, i) => post(r.id, sid(r.id), i % 10 === 0 ? "undelivered" : "delivered")),
+      post(null, `SM${"f".repeat(32)}`, "delivered"),
+    ]);
+    expect(answers.every((a) => a.status === 204)).toBe(true);
+    expect(answers.slice(0, -1).map((a, i) => a.state === (i % 10 === 0 ? "failed" : "delivered")).every(Boolean)).toBe(true);
+    expect(answers.at(-1)!.state).toBeNull();
+    const counts = await app.sql.many<{ company_id: number; state: string; n: number }>(
+      "SELECT company_id, state, count(*)::int AS n FROM sms_campaign_recipients WHERE campaign_id = ANY($1::int[]) GROUP BY 1, 2 ORDER BY 1, 2",
+      [built],
+    );
+    expect(counts).toEqual([
+      { company_id: t.companyId, state: "delivered", n: 135 },
+      { company_id: t.companyId, state: "failed", n: 15 },
+      { company_id: other.companyId, state: "delivered", n: 135 },
+      { company_id: other.companyId, state: "failed", n: 15 },
+    ]);
+    // the counters kept by the rows' triggers (migration 0794), in every statement that moved a row
+    const counters = await app.sql.many("SELECT count_total, count_triggered, count_delivered, count_not_delivered, count_processed FROM sms_campaigns WHERE id = ANY($1::int[])", [built]);
+    expect(counters).toEqual([0, 1].map(() => ({ count_total: 150, count_triggered: 150, count_delivered: 135, count_not_delivered: 15, count_processed: 150 })));
+  });
+
+  it("a callback waiting on a row the sender is recording applies once the sender commits", async () => {
+    const id = await buildSmsCampaign(app.sql, { companyId: t.companyId, total: 1, firstPhone: 60_000_000 });
+    const { id: rowId } = await app.sql.one<{ id: string }>("UPDATE sms_campaign_recipients SET state = 'sending', claimed_at = now() WHERE campaign_id = $1 RETURNING id::text", [id]);
+    const sid = `SM${"a".repeat(31)}1`;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    // the sender's record of the answer, holding the row while the callback arrives
+    const recording = app.sql.tx(async (sql) => {
+      await sql.exec("UPDATE sms_campaign_recipients SET state = 'sent', provider_id = $2, sent_at = now() WHERE id = $1", [rowId, sid]);
+      await released;
+    });
+    const url = `${base}/api/webhooks/sms/twilio/status?row=${rowId}`;
+    const params = { AccountSid: ACCOUNT, MessageSid: sid, MessageStatus: "delivered" };
+    const callback = fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(TOKEN, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await recording;
+    expect((await callback).status).toBe(204);
+    expect(await app.sql.one("SELECT state, provider_id FROM sms_campaign_recipients WHERE id = $1", [rowId])).toEqual({ state: "delivered", provider_id: sid });
   });
 
   it("refuses a status callback or an inbound message without a valid signature", async () => {
