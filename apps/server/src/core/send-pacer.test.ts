@@ -36,6 +36,27 @@ describe("the send pacer", () => {
     expect(f.rate).toBeGreaterThan(45);
   });
 
+  it("against a distant receiver keeps the rate: only the round trip's variation is waited for, and still never above", async () => {
+    // 100-180 ms on the way there, 20 ms back: the answer-based window alone would give 50 × 1000 / (1001 + ~160)
+    const pacer = new SendPacer({ rate: 50 });
+    const arrivals: number[] = [];
+    const inflight: Promise<void>[] = [];
+    for (let i = 0; i < 200; i++) {
+      const send = await pacer.slot();
+      inflight.push(
+        sleep(100 + ((i * 37) % 80)).then(async () => {
+          arrivals.push(Date.now());
+          await sleep(20);
+          send.settle();
+        }),
+      );
+    }
+    await Promise.all(inflight);
+    const f = rateFigures(arrivals);
+    expect(f.maxWindow).toBeLessThanOrEqual(50);
+    expect(f.rate).toBeGreaterThan(47);
+  });
+
   it("waits for its gate before each send", async () => {
     const pacer = new SendPacer({ rate: 1000 });
     let open = false;

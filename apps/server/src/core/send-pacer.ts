@@ -7,14 +7,17 @@ export interface PacedSend {
   settle: () => void;
 }
 
-function pacedSend(start: number): PacedSend {
+function pacedSend(start: number, onAnswer: (roundTrip: number) => void): PacedSend {
   let resolve!: () => void;
   const send: PacedSend = {
     start,
     answered: null,
     settled: new Promise<void>((r) => (resolve = r)),
     settle: () => {
-      if (send.answered === null) send.answered = Date.now();
+      if (send.answered === null) {
+        send.answered = Date.now();
+        onAnswer(send.answered - start);
+      }
       resolve();
     },
   };
@@ -39,19 +42,23 @@ export interface SendPacerOptions {
  * The exact-rate pacing of the SMS and e-mail campaign engines (docs/architecture.md "Dispatch: exact
  * rate"). Send i starts:
  * - no earlier than t0 + i/rate (the schedule; idle or over a second behind, it restarts now);
- * - no earlier than the **answer** to the send `rate` places before it + 1 s + 1 ms. The receiver (SMTP
- *   relay, SMS provider) sees a request after it starts and before it answers, so counting the window
- *   from the answer puts at most `rate` arrivals in any one second at the receiver, whatever delays a
- *   request on its way (a new connection's handshake, a busy event loop on either side). Counting from
- *   the start, as before, let a request delayed on its way land in the same second as later ones. The
- *   price: every `rate` sends wait one answer's latency (a few ms on loopback; a distant provider's
- *   round trip in production, see docs/performance.md);
+ * - no earlier than the **answer** to the send `rate` places before it + 1 s + 1 ms, less the shortest
+ *   round trip seen so far. The receiver (SMTP relay, SMS provider, Meta) sees a request after it
+ *   starts and before it answers, so counting the window from the answer puts at most `rate` arrivals
+ *   in any one second at the receiver, whatever delays a request on its way (a new connection's
+ *   handshake, a busy event loop on either side). Counting from the start, as before, let a request
+ *   delayed on its way land in the same second as later ones. The shortest round trip is time every
+ *   request spends on its way back and forth (the distance to the provider), so it is taken off: the
+ *   window then waits only for a round trip's **variation**, not for the whole round trip each second
+ *   (Meta 200 ms away would otherwise cost a sixth of the rate);
  * - only when `gate` resolves (the e-mail driver's free pooled connection), so a request goes out when
  *   its slot comes instead of queueing behind others and leaving in a burst.
  */
 export class SendPacer {
   private readonly sends: PacedSend[] = [];
   private nextSlot = 0;
+  /** The shortest start-to-answer time of this pacer's sends (never more than any anchor's own). */
+  private shortestRoundTrip = Infinity;
 
   constructor(private readonly o: SendPacerOptions) {}
 
@@ -75,11 +82,13 @@ export class SendPacer {
       let at = Math.max(this.nextSlot, now);
       const last = this.sends.at(-1);
       if (this.o.catchUp && last) at = Math.max(at, last.start + interval / this.o.catchUp);
-      if (anchor) at = Math.max(at, anchor.answered! + 1000 + 1);
+      if (anchor) at = Math.max(at, anchor.answered! + 1000 + 1 - Math.min(this.shortestRoundTrip, anchor.answered! - anchor.start));
       if (at <= now) break;
       await sleep(Math.max(1, at - now));
     }
-    const send = pacedSend(Date.now());
+    const send = pacedSend(Date.now(), (roundTrip) => {
+      if (roundTrip < this.shortestRoundTrip) this.shortestRoundTrip = roundTrip;
+    });
     this.o.observe?.(send.start);
     this.sends.push(send);
     if (this.sends.length > rate * 2) this.sends.splice(0, this.sends.length - rate);

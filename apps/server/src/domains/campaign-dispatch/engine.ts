@@ -1,4 +1,5 @@
 import type { AppContext } from "../../core/context.js";
+import { SendPacer } from "../../core/send-pacer.js";
 import type { Sql } from "../../db/sql.js";
 import { applyTransitions } from "./counters.js";
 import { campaignNotifier } from "./events.js";
@@ -16,8 +17,6 @@ export const RESUME_JOB = "campaign-dispatch.resume";
 
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
 const BATCH_SECONDS = 0.25;
-/** Margin added to the sliding one-second window so a send never lands in the same second as the one `rate` sends before it. */
-const WINDOW_MARGIN_MS = 15;
 const IDLE_MS = 250;
 /** Batches whose answers may wait to be recorded while the next ones go out (4 × 0.25 s). */
 const MAX_UNRECORDED = 4;
@@ -105,15 +104,14 @@ export class CampaignDispatcher {
  * throughput) from its running campaigns in turn, send each at its slot, record the answers, renew
  * the lease; until no running campaign uses it.
  *
- * Pacing: send i never starts before t0 + i/rate, nor before the send `rate` places earlier plus one
- * second (a sliding window over the actual start times), so no one-second window ever holds more
- * than `rate` sends while the average stays on the rate.
+ * Pacing (core/send-pacer.ts, as the SMS and e-mail engines): send i never starts before t0 + i/rate,
+ * nor before the **answer** to the send `rate` places earlier plus one second, so Meta never sees more
+ * than `rate` of this number's sends in any one second, whatever delays a request on its way, while
+ * the average stays on the rate (less one answer's latency per second).
  */
 class NumberLoop {
   private stopping = false;
   private done: Promise<void> | null = null;
-  private readonly starts: number[] = [];
-  private nextSlot = 0;
   private readonly templates = new Map<number, Map<number, CampaignTemplate>>();
   private turn = 0;
 
@@ -142,6 +140,8 @@ class NumberLoop {
     const number = await repo.loadNumber(this.ctx.sql, this.ctx.secrets, this.numberId);
     if (!number) return;
     const rate = number.throughputPerSecond;
+    const numberId = this.numberId;
+    const pacer = new SendPacer({ rate, catchUp: 2, observe: (at) => sendStarts.observe?.(numberId, at) });
     const batchSize = Math.max(1, Math.ceil(rate * BATCH_SECONDS));
     const sender = number.sandbox ? this.d.senders.sandbox : this.d.senders.graph;
     let recording: Promise<void> = Promise.resolve();
@@ -156,12 +156,12 @@ class NumberLoop {
         if (claim.kind === "idle") {
           await recording;
           await finishIfDone(this.ctx, claim.campaignIds);
-          this.nextSlot = 0;
+          pacer.restart();
           await sleep(IDLE_MS);
           continue;
         }
         prefetch = this.nextClaim(number, batchSize);
-        const { answers } = await this.sendBatch(number, sender, rate, claim.campaignId, claim.rows);
+        const { answers } = await this.sendBatch(number, sender, pacer, claim.campaignId, claim.rows);
         // backpressure: at most MAX_UNRECORDED batches (a second of sending) wait to be recorded, so a
         // database slower than the sends slows the sending instead of leaving rows `sending` for long
         recording = recording.then(() =>
@@ -250,39 +250,30 @@ class NumberLoop {
     return m;
   }
 
-  private async slot(rate: number): Promise<void> {
-    const now = Date.now();
-    if (this.nextSlot < now - 1000) this.nextSlot = now; // idle since: the schedule restarts
-    let at = Math.max(this.nextSlot, now);
-    if (this.starts.length >= rate) at = Math.max(at, this.starts[this.starts.length - rate]! + 1000 + WINDOW_MARGIN_MS);
-    while (Date.now() < at) await sleep(Math.max(1, at - Date.now()));
-    const started = Date.now();
-    sendStarts.observe?.(this.numberId, started);
-    this.starts.push(started);
-    if (this.starts.length > rate * 2) this.starts.splice(0, this.starts.length - rate);
-    this.nextSlot = Math.max(at, this.nextSlot) + 1000 / rate;
-  }
-
   /** Sends each row at its slot; resolves once the last request has gone out, with the promise of all answers. */
   private async sendBatch(
     number: SendingNumber,
     sender: CampaignSender,
-    rate: number,
+    pacer: SendPacer,
     campaignId: number,
     rows: repo.ClaimedRow[],
   ): Promise<{ answers: Promise<BatchResult[]> }> {
     const templates = await this.templatesOf(number.companyId, campaignId);
     const inflight: Promise<BatchResult>[] = [];
     for (const row of rows) {
-      await this.slot(rate);
+      const paced = await pacer.slot();
       const template = row.template_id === null ? undefined : templates.get(row.template_id);
       inflight.push(
         (template
           ? sender.send(number, { rowId: row.id, phone: row.phone, variables: row.variables, template })
           : Promise.resolve<SendOutcome>({ kind: "failed", code: null, message: "A campanha não tem template" })
         ).then(
-          (outcome) => ({ row, outcome, at: new Date() }),
+          (outcome) => {
+            paced.settle();
+            return { row, outcome, at: new Date() };
+          },
           (err: unknown) => {
+            paced.settle();
             // a driver that threw (not a Graph answer): the outcome is unknown, so the row waits for its statuses
             this.ctx.log.error({ err, rowId: row.id, campaignId }, "campaign send threw; the row is left to reconciliation");
             return { row, outcome: { kind: "unknown", message: String(err) } as SendOutcome, at: new Date() };

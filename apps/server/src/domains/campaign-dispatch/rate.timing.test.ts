@@ -75,7 +75,8 @@ describe("exact rate", () => {
       const paced = rateFigures(starts);
       expect(starts).toHaveLength(count);
       expect(paced.maxWindow).toBeLessThanOrEqual(rate);
-      expect(figures.maxWindow).toBeLessThanOrEqual(rate + 1);
+      // counted from the answers (core/send-pacer.ts): the fake never sees more than `rate` in a second
+      expect(figures.maxWindow).toBeLessThanOrEqual(rate);
       expect(figures.rate).toBeGreaterThanOrEqual(rate * floor);
       expect(figures.rate).toBeLessThanOrEqual(rate * 1.02);
     });
