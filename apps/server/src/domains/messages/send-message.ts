@@ -106,6 +106,9 @@ export async function sendOutgoing(ctx: AppContext, input: SendInput): Promise<r
   }
 
   const id = await ctx.sql.tx(async (sql) => {
+    // the ticket first: messages sent at once to one ticket get their ids and commit in the same order,
+    // so the owner's outbox (claimed in id order) never sees a later one before an earlier one
+    await sql.exec("SELECT 1 FROM tickets WHERE company_id = $1 AND id = $2 FOR NO KEY UPDATE", [companyId, ticket.id]);
     const messageId = await insertOutgoing(sql, {
       companyId,
       ticketId: ticket.id,
