@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 async function contactOf(companyId: number, name: string, number: string): Promise<number> {
   const row = await db().one<{ id: number }>("INSERT INTO contacts (company_id, name, number) VALUES ($1, $2, $3) RETURNING id", [companyId, name, number]);
@@ -72,7 +73,7 @@ test("the contacts page's new ticket for a contact with an open ticket: toast, t
   await expect(page).toHaveURL(new RegExp(`/tickets/${open.uuid}$`));
   await expect(page.getByTestId("message-input")).toHaveValue("Texto que não pode se perder");
   expect(await ticketCount(t.companyId, contactId)).toBe(1);
-  await page.screenshot({ path: "/tmp/agent-day-other-open-ticket.png" });
+  await screenshot(page, { path: "/tmp/agent-day-other-open-ticket.png" });
   expect(consoleErrors.errors).toEqual([]);
 });
 
@@ -95,7 +96,7 @@ test("the workspace's new ticket: digits are a phone number, a name from 3 lette
   await expect(field).toHaveValue("Mariana Busca");
   await expect(page.getByRole("option", { name: /Pedro Outro/ })).toHaveCount(0);
   await page.getByTestId("new-ticket-message").fill("Oi Mariana!");
-  await page.screenshot({ path: "/tmp/agent-day-new-ticket-name.png" });
+  await screenshot(page, { path: "/tmp/agent-day-new-ticket-name.png" });
   await page.getByTestId("new-ticket-submit").click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("header-contact-name")).toHaveText("Mariana Busca");
@@ -123,7 +124,7 @@ test("the ticket options menu: schedule, contact observations, transfer and dele
   await page.getByTestId("header-options").click();
   const menu = page.getByRole("menu");
   await expect(menu.getByRole("menuitem")).toContainText(["Transferir", "Agendar mensagem", "Dados e observações do contato", "Excluir"]);
-  await page.screenshot({ path: "/tmp/agent-day-options-menu.png" });
+  await screenshot(page, { path: "/tmp/agent-day-options-menu.png" });
   await menu.getByRole("menuitem", { name: "Agendar mensagem" }).click();
   // The dialog opens over the conversation, for its contact; the agent stays in the ticket.
   const dialog = page.getByRole("dialog");
@@ -144,7 +145,7 @@ test("a user or supervisor opening /users reads the refusal, then goes to /ticke
   await page.goto("/users");
   await expect(page.getByText("Você não possui permissão para acessar essa página! Estamos lhe redirecionando.")).toBeVisible();
   expect(new URL(page.url()).pathname).toBe("/users");
-  await page.screenshot({ path: "/tmp/agent-day-users-denied.png" });
+  await screenshot(page, { path: "/tmp/agent-day-users-denied.png" });
   await page.waitForURL("**/tickets", { timeout: 3000 });
 });
 
@@ -157,7 +158,7 @@ test("sign-up with an empty password says Obrigatório, not Muito curto!", async
   await expect(password).toHaveAttribute("aria-invalid", "true");
   const helper = page.locator("#" + (await password.getAttribute("aria-describedby")));
   await expect(helper).toHaveText("Obrigatório");
-  await page.screenshot({ path: "/tmp/agent-day-signup-required.png" });
+  await screenshot(page, { path: "/tmp/agent-day-signup-required.png" });
 });
 
 test("the first anonymous visit shows the login page without a refused call", async ({ page }) => {
@@ -174,7 +175,7 @@ test("the first anonymous visit shows the login page without a refused call", as
   expect(consoleErrors.errors).toEqual([]);
   await page.goto("/forgetpsw");
   await expect(page.getByTestId("reset-step-1")).toBeVisible();
-  await page.screenshot({ path: "/tmp/agent-day-forgot-password.png" });
+  await screenshot(page, { path: "/tmp/agent-day-forgot-password.png" });
 });
 
 test("the sandbox test phone remembers its customer across reloads and switches back to an earlier one", async ({ page, context }) => {
@@ -200,5 +201,5 @@ test("the sandbox test phone remembers its customer across reloads and switches 
   await expect(phone.getByTestId("customer-name")).toHaveValue("Cliente Um");
   await phone.reload();
   await expect(phone.getByTestId("customer-number")).toHaveValue("5511955550001");
-  await phone.screenshot({ path: "/tmp/agent-day-sandbox-customers.png" });
+  await screenshot(phone, { path: "/tmp/agent-day-sandbox-customers.png" });
 });

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1366, height: 768 };
@@ -35,12 +36,12 @@ test("390 px: the connections page shows each connection as a card with its stat
   await expectInViewport(page, await disconnect.boundingBox());
   await expectInViewport(page, await card.getByTestId("edit-connection").boundingBox());
   await expectNoHorizontalScroll(page);
-  await page.screenshot({ path: "/tmp/agent-day-connections-390.png" });
+  await screenshot(page, { path: "/tmp/agent-day-connections-390.png" });
 
   await disconnect.click();
   const confirm = page.getByRole("dialog");
   await expect(confirm).toContainText("Desconectar a conexão Sandbox Estreito?");
-  await page.screenshot({ path: "/tmp/agent-day-disconnect-confirm.png" });
+  await screenshot(page, { path: "/tmp/agent-day-disconnect-confirm.png" });
   await confirm.getByRole("button", { name: "Cancelar" }).click();
   await expect(card.getByTestId("connection-status")).toHaveAttribute("data-status", "CONNECTED");
   await disconnect.click();
@@ -68,7 +69,7 @@ test("390 px: the contact drawer's title and close button sit below the app bar;
   await expect(close).toBeVisible();
   await expectInViewport(page, await close.boundingBox(), appBar!.y + appBar!.height);
   await expect(drawer.getByText("Contato", { exact: true }).or(drawer.getByText("Dados do contato")).first()).toBeVisible();
-  await page.screenshot({ path: "/tmp/agent-day-drawer-390.png" });
+  await screenshot(page, { path: "/tmp/agent-day-drawer-390.png" });
   await close.click();
   await expect(drawer).toBeHidden();
 
@@ -79,7 +80,7 @@ test("390 px: the contact drawer's title and close button sit below the app bar;
   await volume.focus();
   await page.keyboard.press("ArrowLeft");
   await expect(volume).toHaveValue("0.9");
-  await page.screenshot({ path: "/tmp/agent-day-volume-390.png" });
+  await screenshot(page, { path: "/tmp/agent-day-volume-390.png" });
 });
 
 test("390 px: the contacts page fits the screen; 1366 px: the users toolbar stays on one line", async ({ page }) => {
@@ -90,10 +91,10 @@ test("390 px: the contacts page fits the screen; 1366 px: the users toolbar stay
   await page.goto("/contacts");
   await expect(page.getByTestId("contact-row")).toHaveCount(1);
   await expectNoHorizontalScroll(page);
-  await page.screenshot({ path: "/tmp/agent-day-contacts-390.png" });
+  await screenshot(page, { path: "/tmp/agent-day-contacts-390.png" });
   await page.goto("/tags");
   await expect(page.getByTestId("empty-state")).toBeVisible();
-  await page.screenshot({ path: "/tmp/agent-day-empty-390.png" });
+  await screenshot(page, { path: "/tmp/agent-day-empty-390.png" });
 
   await page.setViewportSize(WIDE);
   await page.goto("/users");
@@ -103,7 +104,7 @@ test("390 px: the contacts page fits the screen; 1366 px: the users toolbar stay
   const box = await toolbar.boundingBox();
   expect(box!.height).toBeLessThanOrEqual(48);
   expect(Math.max(...tops)).toBeLessThanOrEqual(48);
-  await page.screenshot({ path: "/tmp/agent-day-users-1366.png" });
+  await screenshot(page, { path: "/tmp/agent-day-users-1366.png" });
 });
 
 test("1366 px: a super user's users toolbar (with bulk delete) stays on one line", async ({ page }) => {
@@ -114,5 +115,5 @@ test("1366 px: a super user's users toolbar (with bulk delete) stays on one line
   await expect(toolbar.getByRole("button", { name: /Excluir/ })).toBeVisible();
   const box = await toolbar.boundingBox();
   expect(box!.height).toBeLessThanOrEqual(48);
-  await page.screenshot({ path: "/tmp/agent-day-users-super-1366.png" });
+  await screenshot(page, { path: "/tmp/agent-day-users-super-1366.png" });
 });

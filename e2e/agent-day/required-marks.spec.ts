@@ -1,5 +1,6 @@
 import type { Locator } from "@playwright/test";
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** Labels of the fields that show an error but carry no required mark (the asterisk). */
 function unmarkedErrors(scope: Locator): Promise<string[]> {
@@ -31,6 +32,6 @@ test("every add dialog marks the fields it refuses empty as required", async ({ 
     // the empty dialog is refused: at least one field says why, and each of them is marked
     await expect(dialog.locator("label.Mui-error").first(), path).toBeVisible();
     expect(await unmarkedErrors(dialog), path).toEqual([]);
-    await page.screenshot({ path: `/tmp/required-${path.slice(1)}.png` });
+    await screenshot(page, { path: `/tmp/required-${path.slice(1)}.png` });
   }
 });

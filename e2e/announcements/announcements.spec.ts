@@ -1,5 +1,6 @@
 import { crc32, deflateSync } from "node:zlib";
 import { buildUser, createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** A real PNG (width × height, one colour), so the browser decodes and lays it out. */
 function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
@@ -36,13 +37,13 @@ test("the super administrator writes an announcement with an image; every compan
   await page.getByRole("option", { name: "Alta" }).click();
   await dialog.getByTestId("announcement-file").setInputFiles({ name: "aviso.png", mimeType: "image/png", buffer: png(480, 160, [37, 99, 235]) });
   await expect(dialog.getByRole("img", { name: "aviso.png" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/announcements-dialog.png" });
+  await screenshot(page, { path: "/tmp/announcements-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
   const row = page.getByTestId("announcement-row").filter({ hasText: title });
   await expect(row.locator("[data-priority='1']")).toHaveText("Alta");
   await expect(row.getByText("Ativo")).toBeVisible();
-  await page.screenshot({ path: "/tmp/announcements-page.png" });
+  await screenshot(page, { path: "/tmp/announcements-page.png" });
 
   // an agent of another company, on a phone
   const tenant = await createTenant();
@@ -54,14 +55,14 @@ test("the super administrator writes an announcement with an image; every compan
   await agent.getByRole("button", { name: "Abrir informativos" }).click();
   const item = agent.getByTestId("announcement-item").filter({ hasText: title });
   await expect(item).toHaveAttribute("data-priority", "1");
-  await agent.screenshot({ path: "/tmp/announcements-popover-390.png" });
+  await screenshot(agent, { path: "/tmp/announcements-popover-390.png" });
   await item.click();
   const view = agent.getByRole("dialog", { name: title });
   await expect(view.getByText("Salve seus rascunhos.")).toBeVisible();
   const image = view.getByRole("img", { name: "aviso.png" });
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(480);
-  await agent.screenshot({ path: "/tmp/announcements-view-390.png" });
+  await screenshot(agent, { path: "/tmp/announcements-view-390.png" });
   await view.getByRole("button", { name: "Fechar" }).click();
   await expect(dot).toBeHidden();
   await agent.reload();
@@ -96,5 +97,5 @@ test("the announcements page and app bar in the dark theme", async ({ page }) =>
   await page.goto("/announcements");
   await expect(page.getByRole("heading", { name: "Informativos" })).toBeVisible();
   await page.getByRole("button", { name: "Abrir informativos" }).click();
-  await page.screenshot({ path: "/tmp/announcements-dark.png" });
+  await screenshot(page, { path: "/tmp/announcements-dark.png" });
 });

@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test, TEST_PASSWORD } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 const isoInDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -13,7 +14,7 @@ test("the login page", async ({ page }) => {
   await page.goto("/login");
   await expect(page.getByText("Atende", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Não tem uma conta? Cadastre-se!" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/login.png" });
+  await screenshot(page, { path: "/tmp/login.png" });
   // drawn without MUI: its labels name the fields, and it follows the dark theme chosen on the device
   await expect(page.getByLabel("Email *")).toBeFocused();
   await expect(page.getByLabel("Senha *")).toBeVisible();
@@ -21,7 +22,7 @@ test("the login page", async ({ page }) => {
   await page.reload();
   await expect(page.locator("form")).toHaveCSS("background-color", "rgb(30, 41, 59)");
   await expect(page.getByRole("button", { name: "Entrar" })).toHaveCSS("background-color", "rgb(96, 165, 250)");
-  await page.screenshot({ path: "/tmp/login-dark.png" });
+  await screenshot(page, { path: "/tmp/login-dark.png" });
 });
 
 test("wrong credentials are refused with the translated error", async ({ page }) => {

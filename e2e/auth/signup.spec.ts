@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 const stamp = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 
@@ -22,7 +23,7 @@ test("sign-up validates, creates the company and its admin, then sends to /login
   await page.getByLabel("Senha").fill("segredo123");
   await page.getByTestId("plan-select").click();
   await page.getByRole("option").first().click();
-  await page.screenshot({ path: "/tmp/signup.png" });
+  await screenshot(page, { path: "/tmp/signup.png" });
   await page.getByRole("button", { name: "Cadastrar" }).click();
   await expect(page.getByText("Cadastro realizado com sucesso! Faça seu login.")).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);

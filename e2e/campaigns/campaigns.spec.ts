@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { typeDate } from "../support/date-fields.js";
 import { createTenant, db, expect, login, sealIn, test, type Tenant } from "../support/fixtures.js";
+import { screenshot, screenshotsWanted, themeShots } from "../support/screenshots.js";
 
 /** /campaigns and /new-campaign (spec 3 §2, §4, §5): the form with its summary, the list, the calendar. */
 
@@ -53,19 +54,7 @@ async function choose(page: Page, label: string, option: string | RegExp) {
   await page.getByRole("option", { name: option }).click();
 }
 
-async function shots(page: Page, name: string) {
-  for (const theme of ["light", "dark"]) {
-    await page.evaluate((t) => localStorage.setItem("preferredTheme", t), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 860 : 844 });
-      await page.reload();
-      await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
+const shots = (page: Page, name: string) => themeShots(page, name, undefined, { fullPage: true });
 
 test("a campaign is created through the form with its summary and reaches Ativa in the list", async ({ page }) => {
   const w = await world();
@@ -96,7 +85,7 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   await choose(page, "Fila", "Atendimento");
   // the optional bot that will answer the replies
   await choose(page, "Bot", "Robô de ofertas");
-  await page.screenshot({ path: "/tmp/campaigns-new-1366-light.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/campaigns-new-1366-light.png", fullPage: true });
   await page.getByRole("button", { name: "Revisar campanha" }).click();
 
   const dialog = page.getByRole("dialog", { name: "Resumo da Campanha" });
@@ -106,7 +95,7 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   await expect(dialog.getByTestId("summary-output")).toHaveAttribute("data-over", "true");
   await expect(dialog.getByText("Ofertas de Natal")).toBeVisible();
   await expect(dialog.getByText("Robô de ofertas")).toBeVisible();
-  await page.screenshot({ path: "/tmp/campaigns-summary-1366-light.png" });
+  await screenshot(page, { path: "/tmp/campaigns-summary-1366-light.png" });
   await dialog.getByRole("button", { name: "Confirmar" }).click();
 
   await expect(page).toHaveURL(/\/campaigns$/);
@@ -229,24 +218,20 @@ test("the calendar: a send is scheduled, edited and deleted", async ({ page }) =
   const event = page.getByTestId("calendar-event");
   await expect(event).toHaveCount(1);
   await expect(event).toContainText("10:30 Agendar Esta");
-  await page.screenshot({ path: "/tmp/campaigns-calendar-1366-light.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/campaigns-calendar-1366-light.png", fullPage: true });
 
   await event.getByRole("button", { name: "Editar agendamento" }).click();
   await typeDate(page, dialog, "Data e hora de início", `15${mm}${yyyy}1445`);
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(event).toContainText("14:45 Agendar Esta");
 
-  for (const theme of ["dark", "light"]) {
-    await page.evaluate((t) => localStorage.setItem("preferredTheme", t), theme);
-    for (const width of [390, 1366]) {
-      await page.setViewportSize({ width, height: 860 });
-      await page.reload();
-      await page.getByRole("button", { name: "Calendário" }).click();
-      await page.getByRole("button", { name: "Próximo mês" }).click();
-      await expect(page.getByTestId("calendar-event")).toHaveCount(1);
-      await page.screenshot({ path: `/tmp/campaigns-calendar-${width}-${theme}.png`, fullPage: true });
-    }
-  }
+  const openCalendar = async () => {
+    await page.getByRole("button", { name: "Calendário" }).click();
+    await page.getByRole("button", { name: "Próximo mês" }).click();
+    await expect(page.getByTestId("calendar-event")).toHaveCount(1);
+  };
+  await themeShots(page, "campaigns-calendar", openCalendar, { fullPage: true });
+  if (screenshotsWanted) await openCalendar();
 
   await page.getByTestId("calendar-event").getByRole("button", { name: "Excluir agendamento" }).click();
   await page.getByRole("dialog").getByRole("button", { name: /Confirmar|Sim|Excluir/ }).click();

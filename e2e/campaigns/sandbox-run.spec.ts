@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 async function choose(page: Page, label: string, option: string | RegExp) {
   await page.getByRole("combobox", { name: label }).click();
@@ -59,7 +60,7 @@ test("a supervisor runs a template campaign on the sandbox business and watches 
   await expect(row.getByTestId("campaign-status")).toHaveText(/Em Disparo|Finalizada/, { timeout: 15_000 });
   await expect(row.getByTestId("campaign-status")).toHaveText("Finalizada", { timeout: 60_000 });
   await expect(row.getByTestId("delivery-percent")).toHaveText("100.00%", { timeout: 30_000 });
-  await sup.screenshot({ path: "/tmp/campaigns-sandbox-finished.png" });
+  await screenshot(sup, { path: "/tmp/campaigns-sandbox-finished.png" });
 
   const stored = await db().one<{ total: number; sent: number; states: string[] }>(
     `SELECT c.count_total AS total, c.count_sent AS sent, array_agg(DISTINCT r.state ORDER BY r.state) AS states

@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("two agents chat in real time: the dialog's rules, unread badges, the app bar popover, owner-only edit", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -40,7 +41,7 @@ test("two agents chat in real time: the dialog's rules, unread badges, the app b
   await agent.getByLabel("Digite uma mensagem").fill("Eu cubro!");
   await agent.getByRole("button", { name: "Enviar" }).click();
   await expect(page.getByTestId("chat-message").filter({ hasText: "Eu cubro!" })).toHaveAttribute("data-mine", "false");
-  await page.screenshot({ path: "/tmp/chats-1366.png" });
+  await screenshot(page, { path: "/tmp/chats-1366.png" });
   await other.close();
 });
 
@@ -70,8 +71,8 @@ test("older messages load as the pane is scrolled up, and a phone-width screen s
   }
   await expect(messages).toHaveCount(45);
   await expect(messages.first()).toContainText("Mensagem 1");
-  await page.screenshot({ path: "/tmp/chats-390-messages.png" });
+  await screenshot(page, { path: "/tmp/chats-390-messages.png" });
   await page.getByRole("tab", { name: "Chats" }).click();
   await expect(page.getByTestId("chat-item").filter({ hasText: "Histórico" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/chats-390-list.png" });
+  await screenshot(page, { path: "/tmp/chats-390-list.png" });
 });

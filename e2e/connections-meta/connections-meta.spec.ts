@@ -1,4 +1,5 @@
 import { buildQueue, createTenant, db, expect, login, sealIn, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 interface SeedNumber {
   digits: string;
@@ -80,7 +81,7 @@ test("the official connections page filters numbers, shows their health and edit
   await expect(centro.getByTestId("phone-status")).toHaveCSS("background-color", "rgb(46, 125, 50)");
   await expect(centro.getByTestId("quality")).toHaveCSS("background-color", "rgb(46, 125, 50)");
   await expect(rows.filter({ hasText: "+55 11 94000-0002" }).getByTestId("quality")).toHaveCSS("background-color", "rgb(249, 168, 37)");
-  await page.screenshot({ path: "/tmp/connections-meta-list.png" });
+  await screenshot(page, { path: "/tmp/connections-meta-list.png" });
 
   // filters: phone search, business, active
   await page.getByRole("searchbox", { name: "Pesquisar número" }).fill("0002");
@@ -110,7 +111,7 @@ test("the official connections page filters numbers, shows their health and edit
   await page.getByRole("option", { name: "Desativar", exact: true }).click();
   await dialog.getByRole("combobox", { name: /^Fila de transferência/ }).click();
   await page.getByRole("option", { name: "Retenção", exact: true }).click();
-  await page.screenshot({ path: "/tmp/connections-meta-bulk.png" });
+  await screenshot(page, { path: "/tmp/connections-meta-bulk.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("2 números atualizados com sucesso!")).toBeVisible();
   await expect(rows).toHaveCount(0); // the "Ativos" filter no longer matches them
@@ -135,7 +136,7 @@ test("the official connections page filters numbers, shows their health and edit
   await single.getByRole("button", { name: "Salvar" }).click();
   await expect(rows.filter({ hasText: "Loja Centro" }).getByTestId("active")).toHaveText("Sim");
   await expect(single).toBeHidden();
-  await page.screenshot({ path: "/tmp/connections-meta-after.png" });
+  await screenshot(page, { path: "/tmp/connections-meta-after.png" });
 
   // the accounts dialog lists both businesses without their secrets
   await page.getByRole("button", { name: "Contas (BM)" }).click();
@@ -143,7 +144,7 @@ test("the official connections page filters numbers, shows their health and edit
   await expect(accounts.getByTestId("business-row")).toHaveCount(2);
   await expect(accounts).not.toContainText("verify-token");
   await page.waitForTimeout(400); // let the dialog finish fading in before the screenshot
-  await page.screenshot({ path: "/tmp/connections-meta-businesses.png" });
+  await screenshot(page, { path: "/tmp/connections-meta-businesses.png" });
 });
 
 test("a supervisor sees the numbers without edit controls; an agent cannot open the page", async ({ page }) => {

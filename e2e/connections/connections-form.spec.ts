@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
 import { rowOf, seedConnection, switchToDarkTheme, dialogShown } from "./helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 async function pickQueues(page: Page, testId: string, names: string[]) {
   await page.getByTestId(testId).click();
@@ -39,7 +40,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await pickQueues(page, "connection-queues", ["Vendas", "Suporte"]);
   await pick(page, "connection-transferQueue", "Financeiro");
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-modal-light.png" });
+  await screenshot(page, { path: "/tmp/connections-modal-light.png" });
 
   // Two queues and no greeting: refused before any request, on the Mensagens tab.
   await page.getByTestId("connection-save").click();
@@ -53,7 +54,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await page.getByTestId("connection-outOfHoursMessage").fill("Estamos fora do horário.");
   await page.getByTestId("connection-ratingMessage").fill("Dê uma nota de 1 a 5.");
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-modal-messages.png" });
+  await screenshot(page, { path: "/tmp/connections-modal-messages.png" });
   // Automação
   await page.getByTestId("tab-automation").click();
   await expect(page.getByTestId("connection-expiresTicket")).toHaveValue("0");
@@ -63,7 +64,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await page.getByTestId("connection-timeUseBotQueues").fill("10");
   await page.getByTestId("connection-maxUseBotQueues").fill("5");
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-modal-automation.png" });
+  await screenshot(page, { path: "/tmp/connections-modal-automation.png" });
   // Integração: GET /prompt is absent here, so only the token shows. The server generates it and shows it once.
   await page.getByTestId("tab-integration").click();
   await expect(page.getByTestId("token-hint")).toHaveText("Nenhum token gerado ainda.");
@@ -76,7 +77,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await expect(page.getByText("Copie agora: ele não será mostrado novamente.", { exact: false })).toBeVisible();
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-modal-integration.png" });
+  await screenshot(page, { path: "/tmp/connections-modal-integration.png" });
   // it works at once (the session is not connected: past authentication, refused with 409)
   const sendWith = (tk: string) =>
     page.request.post("/api/messages/send", { headers: { authorization: `Bearer ${tk}` }, data: { number: "5511999990000", body: "oi" } });
@@ -136,7 +137,7 @@ test("the edit modal saves every field of a connection, and the greeting is requ
   await rowOf(page, "Loja Norte").getByTestId("edit-connection").click();
   await expect(page.getByTestId("connection-name")).toHaveValue("Loja Norte");
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-modal-dark.png" });
+  await screenshot(page, { path: "/tmp/connections-modal-dark.png" });
   expect(consoleErrors.errors).toEqual([]);
 });
 

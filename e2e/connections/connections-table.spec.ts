@@ -1,6 +1,7 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
 import { holdElsewhere, rowOf, seedConnection, switchToDarkTheme, dialogShown } from "./helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("the table shows each session status with its icon and buttons, kind, number, last update and default mark", async ({ page }) => {
   const t = await createTenant();
@@ -59,24 +60,24 @@ test("the table shows each session status with its icon and buttons, kind, numbe
 
   // No duplicated number: no banner.
   await expect(page.getByTestId("duplicated-number")).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/connections-table-light.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/connections-table-light.png", fullPage: true });
 
   // The seeded QR code opens in the dialog with the instructions.
   await rowOf(page, "Lendo QR").getByTestId("session-qrcode").click();
   await expect(page.getByTestId("qr-image")).toBeVisible();
   await expect(page.getByTestId("qr-help")).toHaveText(/Abra o WhatsApp > Aparelhos conectados > Conectar aparelho/);
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-qr-light.png" });
+  await screenshot(page, { path: "/tmp/connections-qr-light.png" });
   await page.getByRole("button", { name: "Fechar" }).click();
   await expect(page.getByTestId("qr-image")).toBeHidden();
 
   await switchToDarkTheme(page);
   await expect(page.getByTestId("connection-row")).toHaveCount(7);
-  await page.screenshot({ path: "/tmp/connections-table-dark.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/connections-table-dark.png", fullPage: true });
   await rowOf(page, "Lendo QR").getByTestId("session-qrcode").click();
   await expect(page.getByTestId("qr-image")).toBeVisible();
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-qr-dark.png" });
+  await screenshot(page, { path: "/tmp/connections-qr-dark.png" });
   expect(consoleErrors.errors).toEqual([]);
 });
 
@@ -97,7 +98,7 @@ test("a red banner warns when several connected sessions share one number", asyn
   await expect(banner).toBeVisible();
   await expect(banner).toContainText("5511955554444");
   await expect(banner).toContainText("problemas de sincronização e tickets duplicados");
-  await page.screenshot({ path: "/tmp/connections-duplicated.png" });
+  await screenshot(page, { path: "/tmp/connections-duplicated.png" });
 });
 
 test("agents and supervisors see the connections without add, edit, delete or session buttons", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { dialogShown } from "./helpers.js";
 import { addSandboxConnection, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an admin adds a sandbox connection, pairs it from the test phone, disconnects, edits and deletes it", async ({ page, context }) => {
   const t = await createTenant();
@@ -83,7 +84,7 @@ test("an admin adds a WhatsApp (QR Code) connection: it is created with provider
   expect(stored.provider).toBe("baileys");
   expect(["OPENING", "qrcode", "DISCONNECTED", "TIMEOUT"]).toContain(stored.status);
   await dialogShown(page);
-  await page.screenshot({ path: "/tmp/connections-baileys.png" });
+  await screenshot(page, { path: "/tmp/connections-baileys.png" });
   await page.getByRole("button", { name: "Fechar" }).click();
 
   // Deleting it stops the session attempts.

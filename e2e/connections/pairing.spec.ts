@@ -1,5 +1,6 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
 import { dialogShown, rowOf, seedConnection } from "./helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("a Baileys session paired by phone number shows the 8-character code with where to type it", async ({ page }) => {
   const t = await createTenant();
@@ -12,7 +13,7 @@ test("a Baileys session paired by phone number shows the 8-character code with w
   await expect(page.getByTestId("pairing-code")).toHaveText("ABCD-1234");
   await expect(page.getByTestId("qr-help")).toContainText("WhatsApp > Aparelhos conectados > Conectar com número de telefone");
   await expect(page.getByTestId("qr-image")).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/connections-pairing-code.png" });
+  await screenshot(page, { path: "/tmp/connections-pairing-code.png" });
 });
 
 test("the QR dialog of a Baileys connection offers 'Conectar com número' and asks the server for a pairing code", async ({ page }) => {
@@ -35,7 +36,7 @@ test("the QR dialog of a Baileys connection offers 'Conectar com número' and as
   await expect(page.getByTestId("qr-help")).toHaveText("Informe o número do WhatsApp que será conectado, com DDI e DDD.");
   await expect(page.getByRole("button", { name: "Gerar código" })).toBeEnabled();
   await page.waitForTimeout(400); // the button's colour transition, for the screenshot
-  await page.screenshot({ path: "/tmp/connections-pairing-form.png" });
+  await screenshot(page, { path: "/tmp/connections-pairing-form.png" });
   await page.getByRole("button", { name: "Gerar código" }).click();
   await expect.poll(() => bodies).toEqual([{ phoneNumber: "+55 11 94444-3333" }]);
   await expect(page.getByTestId("pairing-form")).toBeHidden();

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an administrator adds, finds, edits and deletes a contact", async ({ page }) => {
   const tenant = await createTenant();
@@ -23,7 +24,7 @@ test("an administrator adds, finds, edits and deletes a contact", async ({ page 
   await dialog.getByRole("button", { name: "Adicionar informação" }).click();
   await dialog.getByLabel("Nome do campo").fill("Cliente desde");
   await dialog.getByLabel("Valor").fill("2020");
-  await page.screenshot({ path: "/tmp/contacts-dialog.png" });
+  await screenshot(page, { path: "/tmp/contacts-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Contato salvo com sucesso!")).toBeVisible();
   const row = page.getByTestId("contact-row").filter({ hasText: "Maria Silva" });
@@ -49,7 +50,7 @@ test("an administrator adds, finds, edits and deletes a contact", async ({ page 
   await expect(dialog).toBeHidden();
   await page.reload();
   await expect(page.getByTestId("contact-row").filter({ hasText: "Maria Silva" })).toContainText("maria.silva@example.com");
-  await page.screenshot({ path: "/tmp/contacts-list.png" });
+  await screenshot(page, { path: "/tmp/contacts-list.png" });
 
   // Delete with confirmation.
   await page.getByTestId("contact-row").filter({ hasText: "João Pereira" }).getByRole("button", { name: "Excluir contato" }).click();
@@ -99,7 +100,7 @@ test("contacts are imported from a CSV file with counts and reasons, and exporte
   await expect(result).toContainText("Rejeitados: 1");
   await expect(result).toContainText("Linha 4");
   await expect(page.getByText("Contatos importados com sucesso.").first()).toBeVisible();
-  await page.screenshot({ path: "/tmp/contacts-import.png" });
+  await screenshot(page, { path: "/tmp/contacts-import.png" });
   await dialog.getByRole("button", { name: "Fechar" }).click();
   await expect(page.getByTestId("contact-row").filter({ hasText: "Beatriz Souza" })).toBeVisible();
 
@@ -132,7 +133,7 @@ test("a contact row opens its ticket or the new-ticket dialog, which checks its 
   await expect(page.getByRole("option", { name: "Principal" })).toBeVisible();
   await expect(page.getByRole("option", { name: "Reserva" })).toHaveCount(0);
   await page.keyboard.press("Escape");
-  await page.screenshot({ path: "/tmp/contacts-new-ticket.png" });
+  await screenshot(page, { path: "/tmp/contacts-new-ticket.png" });
   await dialog.getByRole("button", { name: "Cancelar" }).click();
 
   // A row without a ticket opens the same dialog; nothing is created behind the user's back.

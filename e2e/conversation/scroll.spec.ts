@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { createTenant, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, inbound, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 import { solidPng } from "./png.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** Pixels left below the view: 0 when the conversation shows its latest message. */
 const gapBelow = (list: Locator) => list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
@@ -68,7 +69,7 @@ test("a conversation with images loading late opens at its very bottom, at 1366 
     await expect.poll(() => gapBelow(list)).toBeLessThanOrEqual(1);
     await expect(list.getByTestId("message").filter({ hasText: "Última mensagem da conversa" })).toBeInViewport();
     await expect(page.getByTestId("jump-to-latest")).toHaveCount(0);
-    await page.screenshot({ path: `/tmp/conversation-images-${width}.png`, animations: "disabled" });
+    await screenshot(page, { path: `/tmp/conversation-images-${width}.png`, animations: "disabled" });
   }
   expect(consoleErrors.errors).toEqual([]);
 });
@@ -109,7 +110,7 @@ test("older pages load above without moving the message being read; new messages
   await expect(messages).toHaveCount(33);
   await expect(page.getByTestId("jump-count")).toHaveText("3");
   expect(await topInView(list, id)).toBe(reading);
-  await page.screenshot({ path: "/tmp/conversation-jump-1366.png", animations: "disabled" });
+  await screenshot(page, { path: "/tmp/conversation-jump-1366.png", animations: "disabled" });
 
   await page.getByTestId("jump-to-latest").click();
   await expect.poll(() => gapBelow(list)).toBeLessThanOrEqual(1);
@@ -122,7 +123,7 @@ test("older pages load above without moving the message being read; new messages
   await list.evaluate((el) => el.scrollBy(0, -600));
   await inbound(page, whatsappId, { ...who, body: "Conversa longa 34" });
   await expect(page.getByTestId("jump-count")).toHaveText("1");
-  await page.screenshot({ path: "/tmp/conversation-jump-390.png", animations: "disabled" });
+  await screenshot(page, { path: "/tmp/conversation-jump-390.png", animations: "disabled" });
   await page.getByTestId("jump-to-latest").click();
   await expect(messages.filter({ hasText: "Conversa longa 34" })).toBeInViewport();
   expect(consoleErrors.errors).toEqual([]);

@@ -1,20 +1,8 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { themeShots } from "../support/screenshots.js";
 
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await expect(page.getByTestId("cost-center-row").first()).toBeVisible();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await page.reload();
-}
+const shoot = (page: Page, name: string) => themeShots(page, name, () => expect(page.getByTestId("cost-center-row").first()).toBeVisible());
 
 test("cost centers: empty state, add with the form messages, edit, search and more rows on scroll", async ({ page }) => {
   test.setTimeout(120_000);

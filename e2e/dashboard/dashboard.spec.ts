@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 /**
  * The dashboard against seeded cycles (times relative to now, so they fall in today and in the
@@ -108,7 +109,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   const heights = await chart.locator(".MuiBarChart-element").evaluateAll((bars) => bars.map((b) => Math.round(b.getBoundingClientRect().height)));
   expect(heights.filter((h) => h > 0)).toHaveLength(1);
   await page.setViewportSize({ width: 1366, height: 900 });
-  await page.screenshot({ path: "/tmp/dash-1366.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/dash-1366.png", fullPage: true });
 
   // by period: no period → 'Parametrize o filtro'; 60 days takes in the old ticket and contact
   await choose(page, "filter-type", "Filtro por período");
@@ -142,7 +143,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId("card-leads")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: "/tmp/dash-390.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/dash-390.png", fullPage: true });
 
   // dark theme
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -152,7 +153,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   const background = await page.getByTestId("card-leads").evaluate((el) => getComputedStyle(el).backgroundColor);
   const [r, g, b] = (/\d+/g.exec(background) ? background.match(/\d+/g)! : []).map(Number);
   expect(Math.max(r!, g!, b!)).toBeLessThan(80);
-  await page.screenshot({ path: "/tmp/dash-dark.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/dash-dark.png", fullPage: true });
   expect(consoleErrors.errors).toEqual([]);
 });
 

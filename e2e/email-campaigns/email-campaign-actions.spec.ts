@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { watchConsole } from "../sandbox/helpers.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 /**
  * The E-mail tab's row actions: spec 3 §4's action exactly (RUNNING disabled, in analysis disabled,
@@ -8,19 +9,8 @@ import { createTenant, db, expect, login, test } from "../support/fixtures.js";
  * "Mais ações" menu (Cancelar asks first). The campaigns are written to the database as the analysis
  * leaves them; the server's dispatcher sends the running one (sandbox mailbox).
  */
-async function shots(page: Page, name: string) {
-  for (const theme of ["light", "dark"]) {
-    await page.evaluate((t) => localStorage.setItem("preferredTheme", t), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 860 : 844 });
-      await page.reload();
-      await expect(page.getByTestId("email-campaign-row").first()).toBeVisible();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
+const shots = (page: Page, name: string) =>
+  themeShots(page, name, () => expect(page.getByTestId("email-campaign-row").first()).toBeVisible(), { fullPage: true });
 
 async function seed(companyId: number) {
   const one = <T>(text: string, params: unknown[]) => db().one<T>(text, params);
@@ -100,7 +90,7 @@ test("the E-mail list's row actions: spec §4's trigger; pause, resume and cance
   expect(await delivered()).toBe(atPause);
   await more("Black Friday").click();
   await expect(menuItems()).toHaveText(["Retomar", "Cancelar"]);
-  await page.screenshot({ path: "/tmp/email-campaign-actions-menu.png" });
+  await screenshot(page, { path: "/tmp/email-campaign-actions-menu.png" });
   await page.keyboard.press("Escape");
   await shots(page, "email-campaign-actions-paused");
 
@@ -132,7 +122,7 @@ test("the E-mail list's row actions: spec §4's trigger; pause, resume and cance
   );
   expect(after.pending).toBe(0);
   expect(after.skipped).toBeGreaterThan(0);
-  await page.screenshot({ path: "/tmp/email-campaign-actions-cancelled.png" });
+  await screenshot(page, { path: "/tmp/email-campaign-actions-cancelled.png" });
   expect(consoleErrors.errors).toEqual([]);
 });
 
@@ -182,7 +172,7 @@ test("the SMS and E-mail lists open a campaign's invalid rows with their reasons
   await expect(dialog.getByTestId("invalid-row").first()).toContainText("Número de telefone inválido.");
   await expect(dialog.getByTestId("invalid-row").nth(1)).toContainText("Número duplicado (mesmo número na linha 1).");
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: "/tmp/sms-invalid-rows-390.png" });
+  await screenshot(page, { path: "/tmp/sms-invalid-rows-390.png" });
   await dialog.getByRole("button", { name: "Fechar" }).click();
   await expect(dialog).toBeHidden();
   // on a phone the count column is hidden: the list icon opens the same dialog
@@ -203,7 +193,7 @@ test("the SMS and E-mail lists open a campaign's invalid rows with their reasons
   await page.reload();
   await emailRow.getByRole("button", { name: "Linhas inválidas" }).click();
   await expect(emailDialog.getByTestId("invalid-row")).toHaveCount(1);
-  await page.screenshot({ path: "/tmp/email-invalid-rows-dark.png" });
+  await screenshot(page, { path: "/tmp/email-invalid-rows-dark.png" });
   await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
   expect(consoleErrors.errors).toEqual([]);
 });

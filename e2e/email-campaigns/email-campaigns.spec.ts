@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 async function choose(page: Page, label: string, option: string | RegExp) {
   await page.getByRole("combobox", { name: label }).click();
@@ -75,14 +76,14 @@ test("an admin verifies a sender, runs an e-mail campaign and sees opens and cli
   await expect(row.getByTestId("email-status")).toHaveText("Finalizada", { timeout: 60_000 });
   await expect(row.getByTestId("email-sent")).toHaveText("2");
   await expect(row.getByTestId("email-delivered")).toHaveText("2");
-  await page.screenshot({ path: "/tmp/email-campaigns-finished.png" });
+  await screenshot(page, { path: "/tmp/email-campaigns-finished.png" });
 
   // 3. Ana's e-mail in the mailbox: the pixel loads (opened), a link is clicked (clicked)
   await page.goto("/email-sandbox");
   await page.getByTestId("sandbox-mail").filter({ hasText: "Oferta para Ana" }).click();
   const mail = page.frameLocator('[data-testid="mail-frame"]');
   await expect(mail.getByRole("heading", { name: "Olá Ana" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/email-sandbox-mail.png" });
+  await screenshot(page, { path: "/tmp/email-sandbox-mail.png" });
   const [offer] = await Promise.all([context.waitForEvent("page"), mail.getByRole("link", { name: "Ver ofertas" }).click()]);
   await offer.waitForURL(`${base}/helps`);
   await offer.close();
@@ -90,7 +91,7 @@ test("an admin verifies a sender, runs an e-mail campaign and sees opens and cli
   await page.goto("/campaigns?channel=email");
   await expect(row.getByTestId("email-opened")).toHaveText("1", { timeout: 30_000 });
   await expect(row.getByTestId("email-clicked")).toHaveText("1");
-  await page.screenshot({ path: "/tmp/email-campaigns-tracked.png" });
+  await screenshot(page, { path: "/tmp/email-campaigns-tracked.png" });
 
   // the unsubscribe link is in the footer of every e-mail; the row of the invalid address was never sent
   const states = await db().many<{ email: string; state: string }>(

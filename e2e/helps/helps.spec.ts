@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("help videos show as cards and play in a modal closed by Escape", async ({ page }) => {
   const title = `Como abrir um ticket ${Date.now()}`;
@@ -10,11 +11,11 @@ test("help videos show as cards and play in a modal closed by Escape", async ({ 
   await page.goto("/helps");
   const card = page.getByTestId("help-card").filter({ hasText: title });
   await expect(card).toContainText("Passo a passo do atendimento.");
-  await page.screenshot({ path: "/tmp/helps-grid.png" });
+  await screenshot(page, { path: "/tmp/helps-grid.png" });
   await card.getByRole("button").click();
   const dialog = page.getByRole("dialog", { name: title });
   await expect(dialog.locator("iframe")).toHaveAttribute("src", "https://www.youtube.com/embed/abcDEF12345");
-  await page.screenshot({ path: "/tmp/helps-modal.png" });
+  await screenshot(page, { path: "/tmp/helps-modal.png" });
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 });

@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("a ticket card is dragged from 'Em aberto' to a kanban tag lane and opens its conversation", async ({ page }) => {
   const tenant = await createTenant();
@@ -24,7 +25,7 @@ test("a ticket card is dragged from 'Em aberto' to a kanban tag lane and opens i
   await expect(open.locator(card)).toBeVisible();
   await expect(card).toContainText("Lucas Kanban");
   await expect(card).toContainText("Quero um orçamento");
-  await page.screenshot({ path: "/tmp/kanban-before.png" });
+  await screenshot(page, { path: "/tmp/kanban-before.png" });
 
   await card.dragTo(target);
   // One toast: the card leaves 'Em aberto', no tag of it was removed.
@@ -35,7 +36,7 @@ test("a ticket card is dragged from 'Em aberto' to a kanban tag lane and opens i
   await expect(open.locator(card)).toHaveCount(0);
   const tags = await db().many<{ tag_id: number }>("SELECT tag_id FROM ticket_tags WHERE company_id = $1 AND ticket_id = $2", [c, ticket.id]);
   expect(tags.map((t) => t.tag_id)).toEqual([lane.id]);
-  await page.screenshot({ path: "/tmp/kanban-after.png" });
+  await screenshot(page, { path: "/tmp/kanban-after.png" });
 
   await page.reload();
   await expect(target.locator(card)).toBeVisible();

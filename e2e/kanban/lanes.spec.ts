@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an admin adds a kanban column and removes one, with confirmation", async ({ page }) => {
   const tenant = await createTenant();
@@ -20,13 +21,13 @@ test("an admin adds a kanban column and removes one, with confirmation", async (
   await dialog.getByRole("button", { name: "Escolher cor" }).click();
   const picker = page.getByRole("listbox", { name: "Escolher cor" });
   await expect(picker).toBeVisible();
-  await page.screenshot({ path: "/tmp/kanban-lane-color.png" });
+  await screenshot(page, { path: "/tmp/kanban-lane-color.png" });
   const swatch = picker.locator('[data-color][aria-selected="false"]').nth(3);
   const chosen = (await swatch.getAttribute("data-color"))!;
   await swatch.click();
   await expect(picker).toBeHidden();
   await expect(dialog.getByRole("textbox", { name: "Cor" })).toHaveValue(chosen);
-  await page.screenshot({ path: "/tmp/kanban-lane-dialog.png" });
+  await screenshot(page, { path: "/tmp/kanban-lane-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
@@ -34,7 +35,7 @@ test("an admin adds a kanban column and removes one, with confirmation", async (
   await expect(lanes.nth(2)).toContainText("Proposta enviada");
   const created = await db().one<{ kanban: number; color: string }>("SELECT kanban, color FROM tags WHERE company_id = $1 AND name = 'Proposta enviada'", [c]);
   expect(created).toEqual({ kanban: 1, color: chosen });
-  await page.screenshot({ path: "/tmp/kanban-lanes.png" });
+  await screenshot(page, { path: "/tmp/kanban-lanes.png" });
 
   // Remove a column: cancelling keeps it, confirming turns the tag's kanban off (the tag stays).
   const oldLane = page.locator(`[data-testid="kanban-lane"][data-lane-id="${old.id}"]`);

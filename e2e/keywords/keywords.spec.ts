@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("a supervisor lists blocked words: several at once, one edited, one deleted", async ({ page }) => {
   const tenant = await createTenant();
@@ -26,5 +27,5 @@ test("a supervisor lists blocked words: several at once, one edited, one deleted
   await page.getByTestId("keyword-row").filter({ hasText: "golpe" }).getByRole("button", { name: "Excluir palavra" }).click();
   await page.getByRole("dialog").getByRole("button", { name: /confirmar|excluir|sim/i }).click();
   await expect(page.getByTestId("keyword-row")).toHaveCount(2);
-  await page.screenshot({ path: "/tmp/keywords.png" });
+  await screenshot(page, { path: "/tmp/keywords.png" });
 });

@@ -1,22 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
-
-/** The page at desktop and phone width, light and dark. */
-async function shoot(page: Page, name: string, ready: () => Promise<void>) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await ready();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await page.reload();
-}
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 test("an administrator exports a contact's data, erases it after confirming, and finds both in the audit log", async ({ page }) => {
   test.setTimeout(150_000);
@@ -38,7 +22,7 @@ test("an administrator exports a contact's data, erases it after confirming, and
   const row = page.getByTestId("contact-row").filter({ hasText: "Beatriz Lima" });
   await row.getByRole("button", { name: "Dados pessoais (LGPD)" }).click();
   await expect(page.getByRole("menuitem", { name: "Exportar dados" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/lgpd-menu.png" });
+  await screenshot(page, { path: "/tmp/lgpd-menu.png" });
   const download = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: "Exportar dados" }).click();
   const file = await download;
@@ -53,7 +37,7 @@ test("an administrator exports a contact's data, erases it after confirming, and
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Apagar os dados de Beatriz Lima?" })).toBeVisible();
   await expect(dialog).toContainText("Esta ação não pode ser desfeita.");
-  await page.screenshot({ path: "/tmp/lgpd-erase-dialog.png" });
+  await screenshot(page, { path: "/tmp/lgpd-erase-dialog.png" });
   await dialog.getByRole("button", { name: "Cancelar" }).click();
   await expect(dialog).toBeHidden();
   expect((await sql.one<{ name: string }>("SELECT name FROM contacts WHERE id = $1", [contact.id])).name).toBe("Beatriz Lima");
@@ -84,7 +68,7 @@ test("an administrator exports a contact's data, erases it after confirming, and
   await page.getByLabel("Ação").click();
   await page.getByRole("option", { name: "Dados apagados (LGPD)" }).click();
   await expect(rows).toHaveCount(1);
-  await shoot(page, "lgpd-audit", async () => {
+  await themeShots(page, "lgpd-audit", async () => {
     await expect(rows.first()).toBeVisible();
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { E2E_GRAPH } from "../support/constants.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /**
  * An agent answers on an official (Cloud API) number with an approved template: named body
@@ -95,12 +96,12 @@ test("an agent sends a template with named, header and button parameters from th
   await expect(send).toBeDisabled(); // the copy code is still empty
   await dialog.getByTestId("template-field-button.1").fill("FRETE10");
   await expect(dialog.getByTestId("template-preview")).toContainText("Olá Joana, seu pedido 4512 foi confirmado.");
-  await page.screenshot({ path: "test-results/template-send-dialog.png" });
+  await screenshot(page, { path: "test-results/template-send-dialog.png" });
   await send.click();
 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("messages-list").getByText("Olá Joana, seu pedido 4512 foi confirmado.")).toBeVisible();
-  await page.screenshot({ path: "test-results/template-sent.png" });
+  await screenshot(page, { path: "test-results/template-sent.png" });
   const stored = await db().one<{ body: string; provider_id: string | null; send_status: string | null }>(
     "SELECT body, provider_id, send_status FROM messages WHERE company_id = $1 AND ticket_id = $2 AND from_me ORDER BY id DESC LIMIT 1",
     [t.companyId, ticket.id],

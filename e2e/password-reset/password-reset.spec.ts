@@ -1,4 +1,5 @@
 import { createTenant, expect, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an unknown e-mail reads 'Email não encontrado'; a known one moves to the code step with the password rules", async ({ page }) => {
   const tenant = await createTenant();
@@ -18,7 +19,7 @@ test("an unknown e-mail reads 'Email não encontrado'; a known one moves to the 
   await step1.getByLabel("Email").fill(`ninguem-${Date.now()}@example.com`);
   await step1.getByRole("button", { name: "Enviar código" }).click();
   await expect(step1.getByText("Email não encontrado")).toBeVisible();
-  await page.screenshot({ path: "/tmp/password-reset-step1.png" });
+  await screenshot(page, { path: "/tmp/password-reset-step1.png" });
 
   await step1.getByLabel("Email").fill(tenant.user.email);
   await step1.getByRole("button", { name: "Enviar código" }).click();
@@ -39,5 +40,5 @@ test("an unknown e-mail reads 'Email não encontrado'; a known one moves to the 
   await step2.getByRole("button", { name: "Redefinir senha" }).click();
   await expect(step2.getByText("Código inválido ou expirado.")).toBeVisible();
   await expect(page).toHaveURL(/\/forgetpsw$/);
-  await page.screenshot({ path: "/tmp/password-reset-step2.png" });
+  await screenshot(page, { path: "/tmp/password-reset-step2.png" });
 });

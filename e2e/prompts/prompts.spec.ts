@@ -1,20 +1,12 @@
 import type { Page } from "@playwright/test";
 import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { themeShots } from "../support/screenshots.js";
 
-async function shots(page: Page, name: string, open?: () => Promise<void>) {
-  for (const theme of ["light", "dark"]) {
-    await page.evaluate((t) => localStorage.setItem("preferredTheme", t), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 860 : 844 });
-      await page.reload();
-      await page.waitForLoadState("networkidle");
-      if (open) await open();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
+const shots = (page: Page, name: string, open?: () => Promise<void>) =>
+  themeShots(page, name, async () => {
+    await page.waitForLoadState("networkidle");
+    if (open) await open();
+  });
 
 test("a super user creates, edits and deletes an AI prompt; the key is never shown back", async ({ page }) => {
   const tenant = await createTenant();

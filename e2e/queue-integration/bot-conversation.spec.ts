@@ -4,6 +4,7 @@ import { startFakeBots, type FakeBots } from "../../apps/server/src/domains/queu
 import { startFakeAi, type FakeAi } from "../../apps/server/src/domains/prompts/fake-openai.js";
 import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 /**
  * The whole conversation a customer has with a bot before a person takes over, on the sandbox phone:
@@ -68,7 +69,7 @@ test("a sandbox customer goes through a Typebot flow and is handed to an agent o
   await botSays(phone, "Não entendi, responda sim ou não.");
   await customerWrites(phone, "sim");
   await botSays(phone, "Transferindo para um atendente...");
-  await phone.screenshot({ path: "/tmp/bot-typebot-phone.png" });
+  await screenshot(phone, { path: "/tmp/bot-typebot-phone.png" });
 
   await agentAccepts(page, "Paulo Cliente", ["Olá! Eu sou o robô.", "Transferindo para um atendente..."]);
   await botSays(phone, "Sou a Ana, vou continuar daqui.");
@@ -77,7 +78,7 @@ test("a sandbox customer goes through a Typebot flow and is handed to an agent o
   await customerWrites(phone, "obrigado!");
   await page.waitForTimeout(1000);
   expect(bots.requests.filter((r) => r.path.startsWith("/typebot")).length).toBe(typebotCalls);
-  await page.screenshot({ path: "/tmp/bot-typebot-agent.png" });
+  await screenshot(page, { path: "/tmp/bot-typebot-agent.png" });
   expect(errors.errors).toEqual([]);
   expect(phoneErrors.errors).toEqual([]);
 });
@@ -121,7 +122,7 @@ test("a sandbox customer talks to an AI prompt and asks for a person", async ({ 
   ai.replies.push({ content: PROMPT_HANDOFF_MARKER });
   await customerWrites(phone, "Prefiro falar com uma pessoa");
   await botSays(phone, "Vou transferir você para um de nossos atendentes.");
-  await phone.screenshot({ path: "/tmp/bot-ai-phone.png" });
+  await screenshot(phone, { path: "/tmp/bot-ai-phone.png" });
 
   await agentAccepts(page, "Lia Cliente", ["Temos o tênis em todos os tamanhos."]);
   await botSays(phone, "Sou a Ana, vou continuar daqui.");

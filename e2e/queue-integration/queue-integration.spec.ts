@@ -1,20 +1,8 @@
 import type { Page } from "@playwright/test";
 import { buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await expect(page.getByTestId("integration-row").first()).toBeVisible();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await page.reload();
-}
+const shoot = (page: Page, name: string) => themeShots(page, name, () => expect(page.getByTestId("integration-row").first()).toBeVisible());
 
 test("queue integrations: add a Typebot with its defaults, edit it into a webhook, delete it", async ({ page }) => {
   test.setTimeout(90_000);
@@ -37,7 +25,7 @@ test("queue integrations: add a Typebot with its defaults, edit it into a webhoo
   await dialog.locator('input[name="urlN8N"]').fill("https://typebot.example.com");
   await dialog.locator('input[name="typebotSlug"]').fill("triagem");
   await dialog.getByLabel("Palavra para encerrar o robô (passa a um atendente)").fill("#sair");
-  await page.screenshot({ path: "/tmp/queue-integration-dialog-typebot.png" });
+  await screenshot(page, { path: "/tmp/queue-integration-dialog-typebot.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog).toBeHidden();
   const row = page.getByTestId("integration-row").filter({ hasText: "Robô de triagem" });
@@ -56,7 +44,7 @@ test("queue integrations: add a Typebot with its defaults, edit it into a webhoo
   await expect(df.locator('input[name="projectName"]')).toBeVisible();
   await expect(df.getByRole("button", { name: "Testar sessão" })).toBeVisible();
   await expect(df.locator('input[name="typebotSlug"]')).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/queue-integration-dialog-dialogflow.png" });
+  await screenshot(page, { path: "/tmp/queue-integration-dialog-dialogflow.png" });
   await df.getByRole("button", { name: "Cancelar" }).click();
 
   await shoot(page, "queue-integration-page");
@@ -105,7 +93,7 @@ test("queue integrations: the connection dialog's Integration tab chooses the bo
   await page.getByTestId("tab-integration").click();
   await page.getByTestId("integration-select").click();
   await page.getByRole("option", { name: "Fluxo de vendas (n8n)" }).click();
-  await page.screenshot({ path: "/tmp/queue-integration-connection-tab.png" });
+  await screenshot(page, { path: "/tmp/queue-integration-connection-tab.png" });
   await page.getByTestId("connection-save").click();
   await expect(page.getByTestId("connection-save")).toBeHidden();
   const row = await db().one<{ name: string | null }>("SELECT (SELECT name FROM queue_integrations i WHERE i.id = w.integration_id) AS name FROM whatsapps w WHERE id = $1", [id]);

@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an administrator creates a queue with opening hours, and a second queue cannot reuse its colour", async ({ page }) => {
   const tenant = await createTenant();
@@ -28,7 +29,7 @@ test("an administrator creates a queue with opening hours, and a second queue ca
   await saturdayEnd.fill("");
   await saturdayEnd.pressSequentially("1330");
   await expect(saturdayEnd).toHaveValue("13:30");
-  await page.screenshot({ path: "/tmp/queues-dialog-hours.png" });
+  await screenshot(page, { path: "/tmp/queues-dialog-hours.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Queue saved successfully")).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -50,10 +51,10 @@ test("an administrator creates a queue with opening hours, and a second queue ca
   await second.locator('input[name="color"]').fill("#1976D2");
   await second.getByRole("button", { name: "Salvar" }).click();
   await expect(second.getByText("Esta cor já está em uso, escolha outra.")).toBeVisible();
-  await page.screenshot({ path: "/tmp/queues-color-taken.png" });
+  await screenshot(page, { path: "/tmp/queues-color-taken.png" });
   await second.locator('input[name="color"]').fill("#388E3C");
   await second.getByRole("button", { name: "Salvar" }).click();
   await expect(second).toBeHidden();
   await expect(page.getByTestId("queue-row")).toHaveCount(2);
-  await page.screenshot({ path: "/tmp/queues-list.png" });
+  await screenshot(page, { path: "/tmp/queues-list.png" });
 });

@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an agent creates general and personal quick replies with an attachment, then edits and deletes one", async ({ page, browser }) => {
   const tenant = await createTenant();
@@ -14,7 +15,7 @@ test("an agent creates general and personal quick replies with an attachment, th
   await dialog.getByLabel("Mensagem").fill("Olá! Como posso ajudar?");
   await dialog.getByTestId("quick-message-file").setInputFiles({ name: "tabela.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
   await expect(dialog.getByText("tabela.pdf")).toBeVisible();
-  await page.screenshot({ path: "/tmp/quick-messages-dialog.png" });
+  await screenshot(page, { path: "/tmp/quick-messages-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Resposta rápida salva com sucesso!")).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -37,7 +38,7 @@ test("an agent creates general and personal quick replies with an attachment, th
   await dialog.getByLabel("Mensagem").fill("Olá! Em que posso ajudar hoje?");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(rows.filter({ hasText: "/ola" })).toContainText("Em que posso ajudar hoje?");
-  await page.screenshot({ path: "/tmp/quick-messages-list.png" });
+  await screenshot(page, { path: "/tmp/quick-messages-list.png" });
 
   // Another agent of the company sees the general reply live, not the personal one.
   const other = await browser.newPage({ baseURL: new URL(page.url()).origin });

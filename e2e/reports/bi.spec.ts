@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** The BI page: the company's biUrl in a sandboxed frame when its host is a BI host; a message otherwise. */
 test("the BI page frames an allowed biUrl in a sandbox and refuses any other", async ({ page }) => {
@@ -17,7 +18,7 @@ test("the BI page frames an allowed biUrl in a sandbox and refuses any other", a
   expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
   await expect(page.frameLocator('[data-testid="bi-frame"]').getByRole("heading", { name: "Painel de vendas" })).toBeVisible();
   await page.setViewportSize({ width: 1366, height: 900 });
-  await page.screenshot({ path: "/tmp/bi-1366.png" });
+  await screenshot(page, { path: "/tmp/bi-1366.png" });
 
   // a host off the list: a message, no frame, the URL never written into the page
   await setBiUrl('https://evil.example.com/"><img src=x onerror=alert(1)>');

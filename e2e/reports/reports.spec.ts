@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { buildQueue, createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 /**
  * Reports against seeded cycles in 10-12 March 2026 (São Paulo, the company's zone):
@@ -78,7 +79,7 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await expect(ana.locator("td").nth(1)).toHaveText("1");
   await expect(ana.locator("td").nth(3)).toHaveText("2 min");
   await page.setViewportSize({ width: 1366, height: 900 });
-  await page.screenshot({ path: "/tmp/reports-1366.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/reports-1366.png", fullPage: true });
 
   // a filter goes to the URL and survives a reload
   await choose(page, "report-filter-queue", "Vendas");
@@ -96,7 +97,7 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await expect(dialog.getByTestId("report-ticket-row")).toHaveCount(3);
   await expect(dialog.getByTestId("report-list-total")).toHaveText("(3)");
   await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1"); // faded in
-  await page.screenshot({ path: "/tmp/reports-list-1366.png" });
+  await screenshot(page, { path: "/tmp/reports-list-1366.png" });
   const download = page.waitForEvent("download");
   await dialog.getByTestId("report-export").click();
   const file = await download;
@@ -119,12 +120,12 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(figure(page, "created")).toHaveText("3");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: "/tmp/reports-390.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/reports-390.png", fullPage: true });
   await page.getByTestId("breakdown-tab-queue").click();
   await page.getByTestId("breakdown-row").filter({ hasText: "Vendas" }).getByTestId("breakdown-created").click();
   await expect(page.getByRole("dialog").getByTestId("report-ticket-row")).toHaveCount(2);
   await expect(page.locator(".MuiDialog-container")).toHaveCSS("opacity", "1");
-  await page.screenshot({ path: "/tmp/reports-list-390.png" });
+  await screenshot(page, { path: "/tmp/reports-list-390.png" });
   await page.getByRole("dialog").getByRole("button", { name: "Fechar" }).click();
 
   // dark theme
@@ -133,7 +134,7 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await page.reload();
   await expect(figure(page, "created")).toHaveText("3");
   await expect(chart.locator(".MuiBarChart-element")).toHaveCount(6);
-  await page.screenshot({ path: "/tmp/reports-dark.png", fullPage: true });
+  await screenshot(page, { path: "/tmp/reports-dark.png", fullPage: true });
   expect(consoleErrors.errors).toEqual([]);
 });
 

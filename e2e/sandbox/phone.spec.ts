@@ -1,5 +1,6 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, watchConsole } from "./helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("the test phone waits for its QR scan, remembers the customer and works on a phone-sized screen", async ({ page, context }) => {
   const t = await createTenant();
@@ -26,7 +27,7 @@ test("the test phone waits for its QR scan, remembers the customer and works on 
   await expect(phone.getByTestId("customer-name")).toHaveValue("Carlos Celular");
   await expect(phone.getByTestId("phone-message").filter({ hasText: "Testando pelo celular" })).toBeVisible();
   await phone.getByTestId("sandbox-phone").scrollIntoViewIfNeeded();
-  await phone.screenshot({ path: "/tmp/sandbox-phone-narrow.png", fullPage: true });
+  await screenshot(phone, { path: "/tmp/sandbox-phone-narrow.png", fullPage: true });
 
   // Another customer starts an empty conversation.
   await phone.getByRole("button", { name: "Outro cliente" }).click();

@@ -1,5 +1,6 @@
 import { dateFieldInput } from "../support/date-fields.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -39,7 +40,7 @@ test("a schedule is created from a contact link with variables and an image, and
   await expect(dialog.getByLabel("Mensagem")).toHaveValue("Olá {{firstName}}, seu pedido saiu.");
   await dialog.getByTestId("schedule-file").setInputFiles({ name: "pedido.png", mimeType: "image/png", buffer: PNG });
   await expect(dialog.getByText("pedido.png")).toBeVisible();
-  await page.screenshot({ path: "/tmp/schedules-dialog.png" });
+  await screenshot(page, { path: "/tmp/schedules-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Agendamento salvo com sucesso!")).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -61,7 +62,7 @@ test("a schedule is created from a contact link with variables and an image, and
   await dialog.getByLabel("Mensagem").fill("Lembrete da sua visita amanhã.");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByTestId("schedule-row")).toHaveCount(2);
-  await page.screenshot({ path: "/tmp/schedules-list.png" });
+  await screenshot(page, { path: "/tmp/schedules-list.png" });
 
   // Once sent it cannot be saved again; a failure reads 'Erro de Envio'.
   await db().exec("UPDATE schedules SET status = 'ENVIADA', sent_at = now() WHERE company_id = $1 AND contact_id = $2", [c, paula.id]);
@@ -71,5 +72,5 @@ test("a schedule is created from a contact link with variables and an image, and
   await page.getByTestId("schedule-row").filter({ hasText: "Paula Agendada" }).click();
   await expect(dialog.getByTestId("schedule-status")).toHaveText("Enviada");
   await expect(dialog.getByRole("button", { name: "Salvar" })).toBeDisabled();
-  await page.screenshot({ path: "/tmp/schedules-sent.png" });
+  await screenshot(page, { path: "/tmp/schedules-sent.png" });
 });

@@ -1,4 +1,5 @@
 import { buildUser, createTenant, db, expect, login, test, TEST_PASSWORD } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("the super administrator opens a company's users from the Companies tab and edits its admin", async ({ page }) => {
   const t = await createTenant();
@@ -22,7 +23,7 @@ test("the super administrator opens a company's users from the Companies tab and
   await expect(rows.first()).toContainText("E-mail da empresa");
   await expect(rows.first()).toContainText(`${t.admin.email} · Administrador`);
   await expect(rows.filter({ hasText: "E-mail da empresa" })).toHaveCount(1);
-  await page.screenshot({ path: "/tmp/settings-company-users.png" });
+  await screenshot(page, { path: "/tmp/settings-company-users.png" });
 
   await rows.first().getByRole("button", { name: "Editar" }).click();
   const edit = page.getByRole("dialog", { name: "Editar usuário" });
@@ -33,7 +34,7 @@ test("the super administrator opens a company's users from the Companies tab and
   await expect(edit.getByText("Muito curto!")).toHaveCount(2);
   await edit.getByLabel("Nome").fill("Ana Renomeada");
   await edit.getByLabel("Nova senha").fill("nova-senha-123");
-  await page.screenshot({ path: "/tmp/settings-company-user-edit.png" });
+  await screenshot(page, { path: "/tmp/settings-company-user-edit.png" });
   await edit.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   await expect(dialog.getByTestId("company-user").first()).toContainText("Ana Renomeada");

@@ -1,5 +1,6 @@
 import { createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
 import { dateFieldInput, typeDate } from "../support/date-fields.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** YYYY-MM-DD of today + days in the browser's time zone (the Playwright config uses São Paulo). */
 /** 2026-11-30 as the Portuguese interface shows it: 30/11/2026. */
@@ -30,7 +31,7 @@ test("an administrator switches options and sets the company's opening hours", a
   await page.getByTestId("schedule-type").locator("..").click();
   await page.getByRole("option", { name: "Gerenciamento por empresa" }).click();
   await expect(page.getByRole("tab", { name: "Horários" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/settings-options.png" });
+  await screenshot(page, { path: "/tmp/settings-options.png" });
 
   const stored = await db().many<{ key: string; value: string }>("SELECT key, value FROM settings WHERE company_id = $1 ORDER BY key", [tenant.companyId]);
   expect(stored).toEqual(
@@ -50,7 +51,7 @@ test("an administrator switches options and sets the company's opening hours", a
   await expect(fridayEnd).toHaveValue("17:30");
   await page.getByRole("button", { name: "Salvar horários" }).click();
   await expect(page.getByText("Horários atualizados com sucesso.")).toBeVisible();
-  await page.screenshot({ path: "/tmp/settings-hours.png" });
+  await screenshot(page, { path: "/tmp/settings-hours.png" });
 
   await page.reload();
   await expect(page.getByRole("switch", { name: "Tag obrigatória para fechar o ticket" })).toBeChecked();
@@ -70,7 +71,7 @@ test("the super administrator manages companies, plans and help videos", async (
   await planForm.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   await expect(page.getByTestId("plan-row").filter({ hasText: `Plano ${stamp}` })).toContainText("R$ 99,90");
-  await page.screenshot({ path: "/tmp/settings-plans.png" });
+  await screenshot(page, { path: "/tmp/settings-plans.png" });
 
   await page.getByRole("tab", { name: "Empresas" }).click();
   const form = page.getByRole("form", { name: "Empresas" });
@@ -87,7 +88,7 @@ test("the super administrator manages companies, plans and help videos", async (
   await expect(page.getByText("Operação realizada com sucesso!").first()).toBeVisible();
   const row = page.getByTestId("company-row").filter({ hasText: `Empresa ${stamp}` });
   await expect(row).toHaveAttribute("data-tone", "yellow");
-  await page.screenshot({ path: "/tmp/settings-companies.png" });
+  await screenshot(page, { path: "/tmp/settings-companies.png" });
 
   // Add one period (MENSAL: one month) and save: no longer close to the due date.
   await row.click();
@@ -126,5 +127,5 @@ test("the super administrator manages companies, plans and help videos", async (
   await helpForm.getByLabel("Descrição").fill("Como configurar a empresa.");
   await helpForm.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByTestId("help-row").filter({ hasText: `Primeiros passos ${stamp}` })).toContainText("dQw4w9WgXcQ");
-  await page.screenshot({ path: "/tmp/settings-helps.png" });
+  await screenshot(page, { path: "/tmp/settings-helps.png" });
 });

@@ -1,5 +1,6 @@
 import { dateFieldInput, typeDate } from "../support/date-fields.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 // The browser is in New York with an American locale: what the pickers show must follow the interface
 // language, and what a time means must follow the company's time zone, never the browser's.
@@ -27,7 +28,7 @@ test("the company's time zone is chosen in settings and every time entered is re
   await expect(zone).toHaveValue("America/Manaus (GMT-04:00)");
   const stored = await db().one<{ time_zone: string }>("SELECT time_zone FROM companies WHERE id = $1", [t.companyId]);
   expect(stored.time_zone).toBe("America/Manaus");
-  await page.screenshot({ path: "/tmp/time-zone-settings.png" });
+  await screenshot(page, { path: "/tmp/time-zone-settings.png" });
 
   // Opening hours show the zone they are read in.
   await page.getByTestId("schedule-type").locator("..").click();
@@ -46,7 +47,7 @@ test("the company's time zone is chosen in settings and every time entered is re
   const day = dayAfterTomorrow();
   await typeDate(page, dialog, "Data de envio", `${day.digits}1030`);
   await expect(dateFieldInput(dialog, "sendAt")).toHaveValue(`${day.digits.slice(0, 2)}/${day.digits.slice(2, 4)}/${day.digits.slice(4)} 10:30`);
-  await page.screenshot({ path: "/tmp/time-zone-schedule.png" });
+  await screenshot(page, { path: "/tmp/time-zone-schedule.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Agendamento salvo com sucesso!")).toBeVisible();
   const saved = await db().one<{ at: string }>(

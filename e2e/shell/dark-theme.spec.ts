@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, inbound, openPhoneAndScan } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** Visible boxes larger than a chip painted (near) white: none belong in the dark theme. */
 function whiteAreas(page: Page): Promise<string[]> {
@@ -59,7 +60,7 @@ test("the dark theme paints the workspace, lists, settings and dialogs dark; Wha
   ];
   for (const [name, open] of checks) {
     await open();
-    await page.screenshot({ path: `/tmp/dark-${name}.png` });
+    await screenshot(page, { path: `/tmp/dark-${name}.png` });
     expect(await whiteAreas(page), name).toEqual([]);
   }
 });

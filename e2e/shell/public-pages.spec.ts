@@ -1,4 +1,5 @@
 import { db, expect, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("the page has its title, favicon and theme colour", async ({ page }) => {
   await page.goto("/login");
@@ -11,7 +12,7 @@ test("the page has its title, favicon and theme colour", async ({ page }) => {
   expect(await icon.text()).toContain("<svg");
   await page.setViewportSize({ width: 128, height: 128 });
   await page.goto("/favicon.svg");
-  await page.screenshot({ path: "/tmp/favicon.png" });
+  await screenshot(page, { path: "/tmp/favicon.png" });
   await page.goto("/login");
   await expect(page.locator('meta[name="theme-color"]').first()).toHaveAttribute("content", /^#[0-9a-fA-F]{6}$/);
 });

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** Whether anything sticks out of the app bar's visible area (an overflowing toolbar). */
 const barOverflows = (page: Page) =>
@@ -43,7 +44,7 @@ for (const mode of ["light", "dark"] as const) {
     await expect(page.getByTestId("greeting")).toBeVisible();
     await expect(page.getByTestId("notifications-button")).toBeVisible();
     expect(await barOverflows(page)).toBe(false);
-    await page.screenshot({ path: `/tmp/shell-bar-1280-${mode}.png` });
+    await screenshot(page, { path: `/tmp/shell-bar-1280-${mode}.png` });
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByTestId("greeting")).toBeHidden();
@@ -51,7 +52,7 @@ for (const mode of ["light", "dark"] as const) {
     await expect(account).toBeInViewport({ ratio: 1 });
     await expect(page.getByTestId("notifications-button")).toBeInViewport({ ratio: 1 });
     expect(await barOverflows(page)).toBe(false);
-    await page.screenshot({ path: `/tmp/shell-bar-390-${mode}.png` });
+    await screenshot(page, { path: `/tmp/shell-bar-390-${mode}.png` });
 
     // Theme, language and volume live in the account menu on a narrow screen.
     await account.click();
@@ -59,7 +60,7 @@ for (const mode of ["light", "dark"] as const) {
     await expect(menu.getByRole("menuitem", { name: mode === "dark" ? "Tema claro" : "Tema escuro" })).toBeVisible();
     await expect(menu.getByRole("slider", { name: "Volume" })).toBeVisible();
     await expect(page.locator(".MuiMenu-paper")).toHaveCSS("opacity", "1");
-    await page.screenshot({ path: `/tmp/shell-bar-390-menu-${mode}.png` });
+    await screenshot(page, { path: `/tmp/shell-bar-390-menu-${mode}.png` });
     await menu.getByRole("menuitem", { name: "English" }).click();
     await expect(page.getByRole("button", { name: "My account" })).toBeVisible();
     await page.getByRole("button", { name: "My account" }).click();

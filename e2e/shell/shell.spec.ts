@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const nav = (page: Page) => page.getByRole("navigation").first();
@@ -11,7 +12,7 @@ test("greeting, admin due date and version in the shell", async ({ page }) => {
   await expect(greeting).toContainText("Olá Ana Admin, bem-vindo a");
   await expect(greeting).toContainText("(Ativo até 31/12/2099)");
   await expect(page.getByTestId("app-version")).toHaveText("v5.2.1");
-  await page.screenshot({ path: "/tmp/shell-light.png" });
+  await screenshot(page, { path: "/tmp/shell-light.png" });
 });
 
 test("an agent is greeted without the due date", async ({ page }) => {
@@ -30,7 +31,7 @@ test("the theme switch applies at once and survives a reload", async ({ page }) 
   await page.reload();
   await expect(page.getByTestId("greeting")).toBeVisible();
   expect(await bodyBackground(page)).toBe("rgb(15, 23, 42)");
-  await page.screenshot({ path: "/tmp/shell-dark.png" });
+  await screenshot(page, { path: "/tmp/shell-dark.png" });
   await page.getByRole("button", { name: "Alternar tema" }).click();
   await expect.poll(() => bodyBackground(page)).toBe("rgb(244, 246, 251)");
 });

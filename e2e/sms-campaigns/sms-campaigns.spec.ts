@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { watchConsole } from "../sandbox/helpers.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { themeShots } from "../support/screenshots.js";
 
 /**
  * SMS campaigns in the sandbox (spec 3 §2, §4, §5; issue 16): the SMS form with its rules and summary,
@@ -12,19 +13,7 @@ async function choose(page: Page, label: string, option: string | RegExp) {
   await page.getByRole("option", { name: option }).click();
 }
 
-async function shots(page: Page, name: string) {
-  for (const theme of ["light", "dark"]) {
-    await page.evaluate((t) => localStorage.setItem("preferredTheme", t), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 860 : 844 });
-      await page.reload();
-      await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
+const shots = (page: Page, name: string) => themeShots(page, name, undefined, { fullPage: true });
 
 const CSV = "telefone;cpf;email;nome;vencimento\n11988887777;12345678909;ana@x.com;Ana;10/12\n11977776666;;;Bia;11/12\n11966665555;;;Caio;12/12\nabc;;;Inválido;1/1\n";
 

@@ -1,23 +1,8 @@
-import type { Page } from "@playwright/test";
 import { createTenant, db, E2E_ADMIN, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-
-async function shoot(page: Page, name: string, ready: () => Promise<void>) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await ready();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await page.reload();
-}
 
 test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA toast and redirect to /", async ({ page, context }) => {
   test.setTimeout(150_000);
@@ -44,7 +29,7 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await expect(rows.nth(1)).toContainText("Pago");
   await expect(rows.nth(1).getByRole("button", { name: "Pagar" })).toHaveCount(0);
   expect(overdue.id).toBeGreaterThan(0);
-  await shoot(page, "subscription", async () => {
+  await themeShots(page, "subscription", async () => {
     await expect(rows.first()).toBeVisible();
     // at phone width the invoices fit: value, due date, status and the pay button without sideways scrolling
     const table = page.getByRole("table", { name: "Faturas" });
@@ -66,7 +51,7 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await dialog.getByRole("button", { name: "Próximo" }).click();
   await dialog.getByTestId("own-plan").click();
   await expect(dialog.getByTestId("checkout-total")).toHaveText("R$ 149,90");
-  await page.screenshot({ path: "/tmp/checkout-review-1366-light.png" });
+  await screenshot(page, { path: "/tmp/checkout-review-1366-light.png" });
   await dialog.getByRole("button", { name: "Pagar com Pix" }).click();
   await expect(page.getByText("Assinatura realizada com sucesso!, aguardando a realizacao do pagamento")).toBeVisible();
   await expect(dialog.getByTestId("pix-step")).toBeVisible();
@@ -76,7 +61,7 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await expect(dialog.getByRole("button", { name: "Copiado!" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
   await expect(dialog.getByRole("button", { name: "Copiar código" })).toBeVisible({ timeout: 3000 });
-  await page.screenshot({ path: "/tmp/checkout-pix-1366-light.png" });
+  await screenshot(page, { path: "/tmp/checkout-pix-1366-light.png" });
 
   const { txid } = await db().one<{ txid: string }>("SELECT txid FROM pix_charges WHERE invoice_id = $1", [invoice.id]);
   // the sandbox PSP's page, reached as a newcomer would: the link under the QR code opens it in a new tab
@@ -86,7 +71,7 @@ test("subscription: checkout to the Pix step, pay on the sandbox PSP, CONCLUIDA 
   await expect(bank.getByText("R$ 149,90")).toBeVisible();
   await bank.getByRole("button", { name: "Pagar" }).click();
   await expect(bank.getByTestId("sandbox-status")).toHaveText("Pago");
-  await bank.screenshot({ path: "/tmp/pix-sandbox-light.png" });
+  await screenshot(bank, { path: "/tmp/pix-sandbox-light.png" });
 
   await expect(page.getByText(/Pagamento confirmado! Sua assinatura vale até \d{2}\/\d{2}\/\d{4}\./)).toBeVisible();
   await page.waitForURL((url) => url.pathname === "/", { timeout: 8000 });
@@ -109,5 +94,5 @@ test("financeiro: the super administrator sees every company's invoices, overdue
   await expect(row).toHaveAttribute("data-status", "overdue");
   await expect(row).toContainText("Vencido");
   await expect(row.getByRole("button", { name: "Pagar" })).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/financeiro-1366-light.png" });
+  await screenshot(page, { path: "/tmp/financeiro-1366-light.png" });
 });

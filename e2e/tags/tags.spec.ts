@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an administrator creates, searches, scrolls, edits and deletes tags", async ({ page }) => {
   const tenant = await createTenant();
@@ -26,7 +27,7 @@ test("an administrator creates, searches, scrolls, edits and deletes tags", asyn
   await dialog.getByLabel("Nome").fill("VIP");
   await dialog.getByRole("button", { name: "Escolha uma cor" }).click();
   await page.getByRole("option", { name: "#D32F2F" }).click();
-  await page.screenshot({ path: "/tmp/tags-dialog.png" });
+  await screenshot(page, { path: "/tmp/tags-dialog.png" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(page.getByText("Tag salva com sucesso!")).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -50,7 +51,7 @@ test("an administrator creates, searches, scrolls, edits and deletes tags", asyn
     await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     expect(await rows.count()).toBe(46);
   }).toPass({ timeout: 15_000 });
-  await page.screenshot({ path: "/tmp/tags-list.png" });
+  await screenshot(page, { path: "/tmp/tags-list.png" });
 
   // Edit and delete, both surviving a reload.
   await page.getByRole("searchbox", { name: "Pesquisar..." }).fill("vip");

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 async function openEmailTab(page: Page) {
   await page.getByTestId("campaign-type").click();
@@ -96,23 +97,15 @@ test("e-mail templates: lazy HTML editor with a sandboxed live preview, content 
   expect(desktopWidth).toBeGreaterThan(600);
   await view.getByRole("button", { name: "Celular" }).click();
   await expect.poll(async () => Math.round((await frame.boundingBox())!.width)).toBe(375);
-  await page.screenshot({ path: "/tmp/email-template-preview-mobile.png" });
+  await screenshot(page, { path: "/tmp/email-template-preview-mobile.png" });
   await view.getByRole("button", { name: "Computador" }).click();
   await expect.poll(async () => (await frame.boundingBox())!.width).toBe(desktopWidth);
   await view.getByRole("button", { name: "Fechar" }).click();
 
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await openEmailTab(page);
-      await rows.first().getByRole("button", { name: "Editar" }).click();
-      await expect(editing.locator(".cm-content")).toBeVisible();
-      await page.screenshot({ path: `/tmp/email-template-editor-${width}-${theme}.png` });
-      await editing.getByRole("button", { name: "Fechar" }).last().click();
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
+  await themeShots(page, "email-template-editor", async () => {
+    await openEmailTab(page);
+    await rows.first().getByRole("button", { name: "Editar" }).click();
+    await expect(editing.locator(".cm-content")).toBeVisible();
+  });
   expect(consoleWatch.errors).toEqual([]);
 });

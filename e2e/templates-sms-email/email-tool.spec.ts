@@ -1,5 +1,6 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 test("e-mail tool: invalid addresses named, one send per recipient, the list 5 per page with preview, open and close", async ({ page }) => {
   test.setTimeout(120_000);
@@ -58,16 +59,7 @@ test("e-mail tool: invalid addresses named, one send per recipient, the list 5 p
   await expect(cards).toHaveCount(2);
   await expect(cards.first()).toContainText("Aviso 4");
 
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await expect(cards.first()).toBeVisible();
-      await page.screenshot({ path: `/tmp/sent-emails-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
+  await themeShots(page, "sent-emails", () => expect(cards.first()).toBeVisible());
   expect(consoleWatch.errors).toEqual([]);
 });
 
@@ -101,6 +93,6 @@ test("e-mail tool: the company's hourly limit refuses the rest of a send, named 
   // only what was refused stays in the form, to send later without repeating the queued one
   await expect(page.getByLabel("Destinatários")).toHaveValue("dois@cliente.test, tres@cliente.test");
   expect(await db().one<{ n: number }>("SELECT count(*)::int AS n FROM sent_emails WHERE company_id = $1", [tenant.companyId])).toEqual({ n: 200 });
-  await page.screenshot({ path: "/tmp/email-tool-limit.png" });
+  await screenshot(page, { path: "/tmp/email-tool-limit.png" });
   expect(consoleWatch.errors).toEqual([]);
 });

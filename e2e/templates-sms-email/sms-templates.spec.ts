@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
+import { themeShots } from "../support/screenshots.js";
 
 async function chooseType(page: Page, label: string) {
   await page.getByTestId("campaign-type").click();
@@ -79,18 +80,10 @@ test("SMS templates: add with the form rules, variables and segments, edit, view
   await page.getByRole("searchbox", { name: "Pesquisar por título..." }).fill("fatura");
   await expect(rows).toHaveCount(1);
 
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await chooseType(page, "SMS");
-      await rows.first().getByRole("button", { name: "Editar" }).click();
-      await expect(dialog.getByTestId("sms-segments")).toBeVisible();
-      await page.screenshot({ path: `/tmp/sms-templates-${width}-${theme}.png` });
-      await dialog.getByRole("button", { name: "Cancelar" }).click();
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
+  await themeShots(page, "sms-templates", async () => {
+    await chooseType(page, "SMS");
+    await rows.first().getByRole("button", { name: "Editar" }).click();
+    await expect(dialog.getByTestId("sms-segments")).toBeVisible();
+  });
   expect(consoleWatch.errors).toEqual([]);
 });

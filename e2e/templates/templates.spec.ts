@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, sealIn, test } from "../support/fixtures.js";
+import { screenshot, themeShots } from "../support/screenshots.js";
 
 /** A synced-looking business with one number and templates Meta would list (one rejected, one with a LOCATION header). */
 async function seedMetaBusiness(companyId: number): Promise<void> {
@@ -29,20 +30,7 @@ async function seedMetaBusiness(companyId: number): Promise<void> {
   await tpl("nossa_loja", "UTILITY", "APPROVED", "LOCATION", [{ type: "HEADER", format: "LOCATION" }, { type: "BODY", text: "Venha nos visitar." }]);
 }
 
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((m) => localStorage.setItem("preferredTheme", m), theme);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
-      await page.reload();
-      await expect(page.getByTestId("template-row").first()).toBeVisible();
-      await page.screenshot({ path: `/tmp/${name}-${width}-${theme}.png` });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem("preferredTheme", "light"));
-  await page.setViewportSize({ width: 1366, height: 800 });
-  await page.reload();
-}
+const shoot = (page: Page, name: string) => themeShots(page, name, () => expect(page.getByTestId("template-row").first()).toBeVisible());
 
 test("the WhatsApp templates tab lists the businesses' templates with status, category, type and filters, and opens a read-only view", async ({ page }) => {
   test.setTimeout(120_000);
@@ -83,7 +71,7 @@ test("the WhatsApp templates tab lists the businesses' templates with status, ca
     tenant.companyId,
   ]);
   expect(rate.throughput_per_second).toBe(120);
-  await page.screenshot({ path: "/tmp/numbers-throughput-1366-light.png" });
+  await screenshot(page, { path: "/tmp/numbers-throughput-1366-light.png" });
 
   await page.goto("/templates");
   await expect(page.getByRole("heading", { name: "Templates" })).toBeVisible();
@@ -163,7 +151,7 @@ test("the WhatsApp templates tab lists the businesses' templates with status, ca
   await expect(dialog.getByLabel("Nome")).toHaveValue("entrega_agendada");
   await expect(dialog.getByTestId("template-view-body")).toHaveValue("Olá {{1}}, sua entrega foi agendada para {{2}}.");
   await expect(dialog.getByLabel("Nome")).not.toBeEditable();
-  await page.screenshot({ path: "/tmp/templates-view-1366-light.png" });
+  await screenshot(page, { path: "/tmp/templates-view-1366-light.png" });
   await dialog.getByRole("button", { name: "Fechar" }).click();
   await expect(dialog).toBeHidden();
 });

@@ -1,5 +1,6 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("quick replies, reply, delete, signature, contact notes and search in a conversation", async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -76,7 +77,7 @@ test("quick replies, reply, delete, signature, contact notes and search in a con
   await drawer.getByTestId("note-save").click();
   await expect(page.getByText("Observação adicionada com sucesso!")).toBeVisible();
   await expect(drawer).toContainText("Prefere contato à tarde");
-  await page.screenshot({ path: "/tmp/tickets-drawer.png" });
+  await screenshot(page, { path: "/tmp/tickets-drawer.png" });
   await drawer.getByRole("button", { name: "Excluir" }).click();
   await page.getByTestId("confirm-button").click();
   await expect(page.getByText("Observação excluída com sucesso!")).toBeVisible();
@@ -88,7 +89,7 @@ test("quick replies, reply, delete, signature, contact notes and search in a con
   await expect(page.getByTestId("list-search").getByTestId("ticket-item").filter({ hasText: "João Comprador" })).toBeVisible();
   await page.getByTestId("search-input").fill("palavra-que-nao-existe");
   await expect(page.getByTestId("tickets-empty")).toBeVisible();
-  await page.screenshot({ path: "/tmp/tickets-search.png" });
+  await screenshot(page, { path: "/tmp/tickets-search.png" });
 
   expect(consoleErrors.errors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, inbound, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 // A 1x1 PNG.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -49,6 +50,6 @@ test("images, documents, locations and missed calls from the customer render in 
   expect((await popup).url()).toContain("maps.google.com");
 
   await expect(view.getByTestId("message-call")).toContainText("Chamada de voz perdida");
-  await page.screenshot({ path: "/tmp/tickets-media.png" });
+  await screenshot(page, { path: "/tmp/tickets-media.png" });
   expect(consoleErrors.errors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, inbound, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("an outgoing message whose send failed shows the red error icon with the reason instead of the clock", async ({ page, context }) => {
   test.setTimeout(90_000);
@@ -37,6 +38,6 @@ test("an outgoing message whose send failed shows the red error icon with the re
   await expect(retrying.locator('[data-ack="failed"]')).toHaveCount(0);
   await retrying.locator('[data-ack="retrying"]').hover();
   await expect(page.getByRole("tooltip", { name: "Nova tentativa em instantes" })).toBeVisible();
-  await page.screenshot({ path: "/tmp/tickets-send-failed.png" });
+  await screenshot(page, { path: "/tmp/tickets-send-failed.png" });
   expect(consoleErrors.errors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("a sandbox customer writes, an agent accepts, replies, transfers, tags, closes and reopens the ticket", async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -30,7 +31,7 @@ test("a sandbox customer writes, an agent accepts, replies, transfers, tags, clo
   await expect(waiting.getByTestId("tag-queue")).toHaveText("SEM FILA");
   await expect(waiting.getByTestId("tag-origin")).toHaveText("RECEPTIVO");
   await expect(waiting.getByTestId("tag-connection")).toHaveText("Sandbox Loja");
-  await page.screenshot({ path: "/tmp/tickets-pending.png" });
+  await screenshot(page, { path: "/tmp/tickets-pending.png" });
 
   // Accept: the ticket opens for the agent.
   await waiting.getByTestId("ticket-action-accept").click();
@@ -50,8 +51,8 @@ test("a sandbox customer writes, an agent accepts, replies, transfers, tags, clo
   await expect(onPhone).toBeVisible();
   await expect(onPhone.locator('[data-ack="read"]')).toBeVisible({ timeout: 15_000 });
   await expect(mine.locator('[data-ack="read"]')).toBeVisible({ timeout: 15_000 });
-  await phone.screenshot({ path: "/tmp/sandbox-phone.png" });
-  await page.screenshot({ path: "/tmp/tickets-wide.png" });
+  await screenshot(phone, { path: "/tmp/sandbox-phone.png" });
+  await screenshot(page, { path: "/tmp/tickets-wide.png" });
 
   // Transfer to another queue without a user: back to waiting, in that queue.
   await view.getByTestId("header-transfer").click();
@@ -95,17 +96,17 @@ test("a sandbox customer writes, an agent accepts, replies, transfers, tags, clo
   await page.reload();
   await expect(page.getByTestId("tickets-workspace")).toHaveAttribute("data-layout", "narrow");
   await expect(page.getByTestId("ticket-view")).toBeVisible();
-  await page.screenshot({ path: "/tmp/tickets-narrow-ticket.png" });
+  await screenshot(page, { path: "/tmp/tickets-narrow-ticket.png" });
   await page.getByTestId("mobile-tab-list").click();
   await page.getByTestId("tab-open").click();
   await expect(page.getByTestId("list-open").getByTestId("ticket-item")).toHaveCount(1);
-  await page.screenshot({ path: "/tmp/tickets-narrow-list.png" });
+  await screenshot(page, { path: "/tmp/tickets-narrow-list.png" });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => localStorage.setItem("preferredTheme", "dark"));
   await page.reload();
   await expect(page.getByTestId("ticket-view")).toBeVisible();
   await expect(page.getByTestId("message").first()).toBeVisible();
-  await page.screenshot({ path: "/tmp/tickets-dark.png" });
+  await screenshot(page, { path: "/tmp/tickets-dark.png" });
 
   expect(consoleErrors.errors).toEqual([]);
   expect(phoneErrors.errors).toEqual([]);

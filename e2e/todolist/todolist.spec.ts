@@ -1,4 +1,5 @@
 import { createTenant, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 test("tasks are added (blank ignored), edited and deleted, and kept in local storage", async ({ page }) => {
   const tenant = await createTenant();
@@ -24,7 +25,7 @@ test("tasks are added (blank ignored), edited and deleted, and kept in local sto
   await page.getByRole("button", { name: "Salvar" }).click();
   await expect(items.nth(0)).toContainText("Ligar para o fornecedor às 15h");
   await expect(items.nth(0)).toContainText("Atualizada em");
-  await page.screenshot({ path: "/tmp/todolist.png" });
+  await screenshot(page, { path: "/tmp/todolist.png" });
 
   await page.reload();
   await expect(items).toHaveCount(2);

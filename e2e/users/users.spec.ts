@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1e4)}`;
 const rows = (page: Page) => page.getByTestId("user-row");
@@ -28,7 +29,7 @@ test("an admin lists, searches, filters, creates and edits users; no delete for 
   await expect(row(page, "Sergio Supervisor")).toContainText("Supervisor");
   await expect(page.getByRole("button", { name: /^Excluir/ })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/users.png" });
+  await screenshot(page, { path: "/tmp/users.png" });
 
   // Search (debounced) and queue filter.
   await page.getByRole("textbox", { name: "Pesquisar" }).fill("sergio");
@@ -64,7 +65,7 @@ test("an admin lists, searches, filters, creates and edits users; no delete for 
   await dialog.getByLabel("Filas").click();
   await page.getByRole("option", { name: "Vendas" }).click();
   await page.keyboard.press("Escape");
-  await page.screenshot({ path: "/tmp/users-dialog.png" });
+  await screenshot(page, { path: "/tmp/users-dialog.png" });
   await dialog.getByRole("button", { name: "Adicionar" }).click();
   await expect(page.getByText("Usuário salvo com sucesso!")).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -1,4 +1,5 @@
 import type { AppContext } from "../../core/context.js";
+import { lockRecipientRows, type RecipientRowState } from "../../core/recipient-rows.js";
 import { applyTransitions, recountCampaign, type Transition } from "./counters.js";
 import { campaignNotifier } from "./events.js";
 import { isExpiryError } from "./outcome.js";
@@ -20,14 +21,6 @@ export interface CampaignStatus {
 const RANK: Record<string, number> = { pending: -1, sending: 0, sent: 1, delivered: 2, read: 3 };
 const POSITIVE = new Set(["sent", "delivered", "read"]);
 
-interface RowState {
-  id: string;
-  campaign_id: number;
-  state: string;
-  provider_id: string | null;
-  error_message: string;
-}
-
 /**
  * Applies statuses to campaign rows, all in one transaction (rows locked in id order, one UPDATE, one
  * counters UPDATE). A row is found by its provider id, or by the row id Meta echoes
@@ -41,24 +34,18 @@ interface RowState {
 export async function applyCampaignStatuses(ctx: AppContext, companyId: number, statuses: CampaignStatus[]): Promise<Set<string>> {
   const wanted = statuses.filter((s) => s.providerId && (POSITIVE.has(s.status) || s.status === "failed"));
   if (!wanted.length) return new Set();
-  const rowIds = wanted.map((s) => s.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
   const { handled, campaigns } = await ctx.sql.tx(async (sql) => {
-    // the rows' ids first (through the provider id; the row id Meta echoes), then the rows locked by
-    // primary key: a lock through a join can skip a row a concurrent writer just changed. Ordered by
-    // the column, not the output's text (`ORDER BY id` would sort "10" before "9"): every writer locks
-    // recipients in the same numeric order, so two never wait on each other crosswise.
-    const byProviderId = await sql.many<{ id: string }>("SELECT id::text FROM campaign_recipients WHERE provider_id = ANY($1::text[])", [
+    const rows = await lockRecipientRows(
+      sql,
+      "campaign_recipients",
+      companyId,
       wanted.map((s) => s.providerId),
-    ]);
-    const rows = await sql.many<RowState>(
-      `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM campaign_recipients r
-        WHERE r.id = ANY($2::bigint[]) AND r.company_id = $1 ORDER BY r.id FOR UPDATE`,
-      [companyId, [...new Set([...byProviderId.map((r) => r.id), ...rowIds])]],
+      wanted.map((s) => s.rowId),
     );
     if (!rows.length) return { handled: new Set<string>(), campaigns: [] as number[] };
     const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const next = new Map<string, RowState & { before: string; revived?: boolean; at: Record<string, Date>; error?: { code: number | null; message: string } }>();
+    const next = new Map<string, RecipientRowState & { before: string; revived?: boolean; at: Record<string, Date>; error?: { code: number | null; message: string } }>();
     const handled = new Set<string>();
     for (const s of wanted) {
       let row = byProvider.get(s.providerId);

@@ -1,4 +1,5 @@
 import type { AppContext } from "../../core/context.js";
+import { lockRecipientRows, type RecipientRowState } from "../../core/recipient-rows.js";
 import { WorkLine } from "../../core/work-line.js";
 import type { Sql } from "../../db/sql.js";
 import type { SmsReceipt } from "../sms-provider/driver.js";
@@ -8,14 +9,6 @@ import { smsNotifier } from "./events.js";
 export const UNCONFIRMED = "outcome not confirmed";
 
 const RANK: Record<string, number> = { sending: 0, sent: 1, delivered: 2 };
-
-interface RowState {
-  id: string;
-  campaign_id: number;
-  state: string;
-  provider_id: string | null;
-  error_message: string;
-}
 
 /**
  * Applies delivery receipts in `sql`'s transaction (rows locked in id order). A row is found by its
@@ -28,22 +21,16 @@ interface RowState {
 export async function applySmsReceipts(sql: Sql, companyId: number, receipts: SmsReceipt[]): Promise<number[]> {
   const wanted = receipts.filter((r) => r.providerId && ["sent", "delivered", "undelivered", "failed"].includes(r.status));
   if (!wanted.length) return [];
-  const rowIds = wanted.map((r) => r.rowId).filter((id): id is string => typeof id === "string" && /^\d{1,18}$/.test(id));
-  // the rows' ids first (through the unique provider id; our row id is in every callback), then the
-  // rows locked by primary key: an OR beside company_id made the planner AND in the company's whole
-  // phone index (4-8 ms a call at 100k rows), and a lock through a join can skip a row a concurrent
-  // writer just changed. Locked by the bigint id (not the text output), the order every locker uses.
-  const byProviderId = await sql.many<{ id: string }>("SELECT id::text FROM sms_campaign_recipients WHERE provider_id = ANY($1::text[])", [
+  const rows = await lockRecipientRows(
+    sql,
+    "sms_campaign_recipients",
+    companyId,
     wanted.map((r) => r.providerId),
-  ]);
-  const rows = await sql.many<RowState>(
-    `SELECT r.id::text, r.campaign_id, r.state, r.provider_id, r.error_message FROM sms_campaign_recipients r
-      WHERE r.id = ANY($2::bigint[]) AND r.company_id = $1 ORDER BY r.id FOR UPDATE`,
-    [companyId, [...new Set([...byProviderId.map((r) => r.id), ...rowIds])]],
+    wanted.map((r) => r.rowId),
   );
   const byProvider = new Map(rows.filter((r) => r.provider_id).map((r) => [r.provider_id!, r]));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const next = new Map<string, RowState & { code: number | null; failed: boolean }>();
+  const next = new Map<string, RecipientRowState & { code: number | null; failed: boolean }>();
   for (const r of wanted) {
     let row = byProvider.get(r.providerId);
     if (!row && r.rowId) {
