@@ -6,7 +6,8 @@
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/campaign-dispatch.ts    # an empty database you own
  *
  * Knobs: BENCH_RECIPIENTS (10000), BENCH_RATES ("80,1000": msg/s per number, one run each),
- * BENCH_KILL_AFTER (sends before the kill -9 in the crash run, 3000).
+ * BENCH_KILL_AFTER (sends before the kill -9 in the crash run, 3000), BENCH_CRASH=0 (no crash run: to
+ * profile the servers with BENCH_SERVER_NODE_ARGS, whose profiles are written when they stop).
  *
  * Reports per rate: the measured rate (sends − 1 over first-to-last arrival), the largest count of
  * sends in any one-second window, and the load average. Then the crash run at the highest rate: the
@@ -121,6 +122,7 @@ async function main() {
       );
     }
 
+    if (process.env.BENCH_CRASH === "0") return;
     // crash: kill -9 of the dispatching process mid-run, then a new one
     const rate = Math.max(...RATES);
     const i = RATES.indexOf(rate);

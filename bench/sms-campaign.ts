@@ -40,15 +40,21 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
-/** Measured rate over first-to-last arrival, and the most arrivals in any one-second window [t, t + 1000). */
+/**
+ * Measured rate over first-to-last arrival, the most arrivals in any one-second window [t, t + 1000),
+ * and the arrivals in each second from the first (where a start-up ramp or a slow end shows).
+ */
 function rateFigures(times: number[]) {
   const s = [...times].sort((a, b) => a - b);
   let maxWindow = 0;
+  const perSecond: number[] = [];
   for (let i = 0, j = 0; i < s.length; i++) {
     while (s[i]! - s[j]! >= 1000) j++;
     maxWindow = Math.max(maxWindow, i - j + 1);
+    const second = Math.floor((s[i]! - s[0]!) / 1000);
+    perSecond[second] = (perSecond[second] ?? 0) + 1;
   }
-  return { rate: s.length > 1 ? ((s.length - 1) * 1000) / (s.at(-1)! - s[0]!) : 0, maxWindow };
+  return { rate: s.length > 1 ? ((s.length - 1) * 1000) / (s.at(-1)! - s[0]!) : 0, maxWindow, perSecond: Array.from(perSecond, (n) => n ?? 0) };
 }
 
 async function main() {
@@ -112,6 +118,7 @@ async function main() {
     await finished(id, Number(process.env.BENCH_FINISH_LIMIT_S ?? 0) * 1000 || (RECIPIENTS / RATE) * 1000 * 3 + 60_000);
     const arrivals = await fake.arrivals();
     const f = rateFigures(arrivals.map(([at]) => at));
+    log(`arrivals per second at the fake: the first 5 ${f.perSecond.slice(0, 5).join(", ")}; the last 5 ${f.perSecond.slice(-5).join(", ")}`);
     log(
       `rate ${RATE}/s, ${RECIPIENTS} recipients: ${arrivals.length} messages (${new Set(arrivals.map(([, to]) => to)).size} numbers) in ${((Date.now() - t0) / 1000).toFixed(1)} s (start to FINISHED); ` +
         `measured ${f.rate.toFixed(2)}/s (${((f.rate / RATE - 1) * 100).toFixed(2)} %), max in any 1-s window of arrivals ${f.maxWindow}; load average ${load()}`,

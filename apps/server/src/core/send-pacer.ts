@@ -26,12 +26,18 @@ function pacedSend(start: number, onAnswer: (roundTrip: number) => void): PacedS
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** How far ahead of the catch-up pace's virtual clock a send may go: about a timer's lateness. */
+export const CATCH_UP_TOLERANCE_MS = 2;
+
 export interface SendPacerOptions {
   /** Sends per second, never exceeded in any one-second window where the receiver counts them. */
   rate: number;
   /**
    * Catch-up pace when behind the schedule, as a multiple of the rate (SMS: 2, never a burst); unset,
-   * a late slot may go at once, bounded only by the window rule.
+   * a late slot may go at once, bounded only by the window rule. Kept by a virtual clock (GCRA) with a
+   * tolerance of CATCH_UP_TOLERANCE_MS, not from the previous send's actual start: a timer wakes a
+   * millisecond or more late, so spacing each send from the last one's start held the pace to about
+   * one send per timer tick (600/s at 1,000/s configured).
    */
   catchUp?: number;
   /** Called with each send's start (the bench's and the tests' seam). */
@@ -59,6 +65,8 @@ export class SendPacer {
   private nextSlot = 0;
   /** The shortest start-to-answer time of this pacer's sends (never more than any anchor's own). */
   private shortestRoundTrip = Infinity;
+  /** The catch-up pace's virtual clock: when the next send would be due at exactly catchUp × rate. */
+  private catchUpDue = 0;
 
   constructor(private readonly o: SendPacerOptions) {}
 
@@ -80,8 +88,7 @@ export class SendPacer {
       const now = Date.now();
       if (this.nextSlot < now - 1000) this.nextSlot = now;
       let at = Math.max(this.nextSlot, now);
-      const last = this.sends.at(-1);
-      if (this.o.catchUp && last) at = Math.max(at, last.start + interval / this.o.catchUp);
+      if (this.o.catchUp) at = Math.max(at, this.catchUpDue - CATCH_UP_TOLERANCE_MS);
       if (anchor) at = Math.max(at, anchor.answered! + 1000 + 1 - Math.min(this.shortestRoundTrip, anchor.answered! - anchor.start));
       if (at <= now) break;
       await sleep(Math.max(1, at - now));
@@ -91,6 +98,7 @@ export class SendPacer {
     });
     this.o.observe?.(send.start);
     this.sends.push(send);
+    if (this.o.catchUp) this.catchUpDue = Math.max(this.catchUpDue, send.start) + interval / this.o.catchUp;
     if (this.sends.length > rate * 2) this.sends.splice(0, this.sends.length - rate);
     // the next slot follows the schedule, not this send's (possibly late) start: a send delayed by a busy
     // event loop is caught up by the next ones, within the rules above
