@@ -120,6 +120,7 @@ async function main() {
         `rate ${rate}/s, ${RECIPIENTS} recipients: ${sends.length} sends in ${((Date.now() - t0) / 1000).toFixed(1)} s (start to FINISHED); ` +
           `measured ${f.rate.toFixed(1)}/s (${((f.rate / rate - 1) * 100).toFixed(2)} %), max in any 1-s window ${f.maxWindow}; load average ${load()}`,
       );
+      log(`sends per second at the fake: the first 5 ${f.perSecond.slice(0, 5).join(", ")}; the last 5 ${f.perSecond.slice(-5).join(", ")}`);
     }
 
     if (process.env.BENCH_CRASH === "0") return;

@@ -22,6 +22,7 @@ import path from "node:path";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { freePort } from "../apps/server/src/db/embedded.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
+import { rateFigures } from "../apps/server/src/domains/campaign-dispatch/test-factory.js";
 import { startFakeTwilioProcess } from "../apps/server/test/fake-twilio/process.js";
 import { benchDatabase } from "./database.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
@@ -39,23 +40,6 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
-
-/**
- * Measured rate over first-to-last arrival, the most arrivals in any one-second window [t, t + 1000),
- * and the arrivals in each second from the first (where a start-up ramp or a slow end shows).
- */
-function rateFigures(times: number[]) {
-  const s = [...times].sort((a, b) => a - b);
-  let maxWindow = 0;
-  const perSecond: number[] = [];
-  for (let i = 0, j = 0; i < s.length; i++) {
-    while (s[i]! - s[j]! >= 1000) j++;
-    maxWindow = Math.max(maxWindow, i - j + 1);
-    const second = Math.floor((s[i]! - s[0]!) / 1000);
-    perSecond[second] = (perSecond[second] ?? 0) + 1;
-  }
-  return { rate: s.length > 1 ? ((s.length - 1) * 1000) / (s.at(-1)! - s[0]!) : 0, maxWindow, perSecond: Array.from(perSecond, (n) => n ?? 0) };
-}
 
 async function main() {
   const db = await benchDatabase("sms-campaign");

@@ -75,15 +75,18 @@ export async function buildSandboxBusiness(sql: Sql, companyId: number): Promise
   return { businessId: b.id, numberId: n.id, whatsappId: w.id, templateId: t.id };
 }
 
-/** The largest number of sends in any one-second window of these times (ms), and the rate between the first and last. */
-export function rateFigures(times: number[]): { maxWindow: number; rate: number } {
+/** The largest number of sends in any one-second window of these times (ms), the rate between the first and last, and the count in each second from the first (where a start-up ramp or a slow end shows). */
+export function rateFigures(times: number[]): { maxWindow: number; rate: number; perSecond: number[] } {
   const t = [...times].sort((a, b) => a - b);
   let maxWindow = 0;
+  const perSecond: number[] = [];
   let j = 0;
   for (let i = 0; i < t.length; i++) {
     while (t[i]! - t[j]! >= 1000) j++;
     maxWindow = Math.max(maxWindow, i - j + 1);
+    const second = Math.floor((t[i]! - t[0]!) / 1000);
+    perSecond[second] = (perSecond[second] ?? 0) + 1;
   }
   const rate = t.length > 1 ? ((t.length - 1) * 1000) / (t[t.length - 1]! - t[0]!) : 0;
-  return { maxWindow, rate };
+  return { maxWindow, rate, perSecond: Array.from(perSecond, (n) => n ?? 0) };
 }

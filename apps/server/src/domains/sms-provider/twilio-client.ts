@@ -53,7 +53,9 @@ export class TwilioClient implements SmsDriver {
         method: "POST",
         headers: { authorization: this.auth, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
         body: form.toString(),
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        // undici's own timers (cheaper than AbortSignal.timeout, whose timer outlives the call)
+        headersTimeout: SEND_TIMEOUT_MS,
+        bodyTimeout: SEND_TIMEOUT_MS,
       });
     } catch (err) {
       const code = (err as { code?: string }).code;
