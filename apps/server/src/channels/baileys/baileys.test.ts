@@ -181,6 +181,9 @@ describe("Baileys driver: session", () => {
     expect(sockets.at(-1)!.ended).toBe(true);
     const count = sockets.length;
     await channels(app.ctx).startConnected();
+    // the freed lease's announcement may reach this same process first: its heartbeat tick then takes
+    // the connection over, and startConnected finds it owned and returns before that socket exists
+    await until(() => sockets.length >= count + 1);
     expect(sockets.length).toBe(count + 1);
     expect(last().input.auth.creds.me?.id).toBe("5511988887777:7@s.whatsapp.net");
     expect((await row(id)).status).toBe("CONNECTED"); // not OPENING, not a QR
