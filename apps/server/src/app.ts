@@ -34,6 +34,7 @@ import { RequestLimits } from "./core/rate-limit/request-limits.js";
 import { registerProbes, type Lifecycle } from "./domains/health/probes.js";
 import { registerShortLinkRoute } from "./domains/sms-campaigns/short-links.js";
 import { emailPublicRoutes } from "./domains/email-tracking/public-routes.js";
+import { stopWorkerThreads } from "./core/worker-thread.js";
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -180,6 +181,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       // another (or the restarted) process takes them over at once
       await channels(ctx).stopAll();
       await realtime.close();
+      // CSV analyses and imports in worker threads: their jobs fail now and pg-boss retries them
+      await stopWorkerThreads(ctx);
       await app.close();
       await jobs.stop();
       await counters.close();

@@ -72,6 +72,18 @@ export interface Config {
    * campaign's CSV (default 64, 16-4096). A file that needs more ends the campaign in ERROR.
    */
   campaignAnalysisHeapMb: number;
+  /**
+   * CONTACTS_IMPORT_HEAP_MB: the old-generation cap of the worker thread that imports a contacts CSV
+   * in the background (default 64, 16-4096). A file that needs more ends the import failed.
+   */
+  contactsImportHeapMb: number;
+}
+
+/** A worker thread's heap cap in MB (default 64, 16-4096). */
+function heapMb(env: NodeJS.ProcessEnv, name: string): number {
+  const mb = Number(env[name] || 64);
+  if (!Number.isInteger(mb) || mb < 16 || mb > 4096) throw new ConfigError(`${name} must be a whole number of MB from 16 to 4096 (got "${env[name]}")`);
+  return mb;
 }
 
 /** RATE_LIMIT_* variables: requests a minute, 0 for no limit. */
@@ -215,11 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pix: pixConfigOf(env, nodeEnv === "production"),
     sms: loadSmsConfig(env, nodeEnv),
     rateLimits: loadRateLimits(env),
-    campaignAnalysisHeapMb: Number(env.CAMPAIGN_ANALYSIS_HEAP_MB || 64),
+    campaignAnalysisHeapMb: heapMb(env, "CAMPAIGN_ANALYSIS_HEAP_MB"),
+    contactsImportHeapMb: heapMb(env, "CONTACTS_IMPORT_HEAP_MB"),
   };
-  if (!Number.isInteger(config.campaignAnalysisHeapMb) || config.campaignAnalysisHeapMb < 16 || config.campaignAnalysisHeapMb > 4096) {
-    throw new ConfigError(`CAMPAIGN_ANALYSIS_HEAP_MB must be a whole number of MB from 16 to 4096 (got "${env.CAMPAIGN_ANALYSIS_HEAP_MB}")`);
-  }
   if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
     throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");
   }

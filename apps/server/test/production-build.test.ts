@@ -75,13 +75,16 @@ describe("production build", () => {
     expect(readFileSync(bundle, "utf8")).toMatch(/\/\/# sourceMappingURL=main\.js\.map\s*$/);
   });
 
-  it("the campaign analysis's worker is a bundle of its own beside it, with its map, loading only what the analysis needs", () => {
-    // analysis-thread.ts starts the file of this name beside the running bundle
-    const worker = path.join(scratch, "dist", "campaign-analysis-worker.js");
+  it.each([
+    ["campaign-analysis-worker", "src/domains/campaigns/read-recipients.ts"],
+    ["contacts-import-worker", "src/domains/contacts-import/importer.ts"],
+  ])("the worker thread %s is a bundle of its own beside it, with its map, loading only what its work needs", (name, source) => {
+    // core/worker-thread.ts starts the file of this name beside the running bundle
+    const worker = path.join(scratch, "dist", `${name}.js`);
     const map = JSON.parse(readFileSync(`${worker}.map`, "utf8")) as { sources: string[] };
-    expect(map.sources.some((s) => s.endsWith("src/domains/campaigns/read-recipients.ts"))).toBe(true);
+    expect(map.sources.some((s) => s.endsWith(source))).toBe(true);
     const code = readFileSync(worker, "utf8");
-    expect(code).toMatch(/\/\/# sourceMappingURL=campaign-analysis-worker\.js\.map\s*$/);
+    expect(code).toMatch(new RegExp(`//# sourceMappingURL=${name}\\.js\\.map\\s*$`));
     expect(code).toMatch(/^import \{ parse \} from "csv-parse";$/m);
     // not the HTTP server, nor tsx (a dev dependency, absent in production)
     expect(code).not.toMatch(/from "(fastify|socket\.io|pg-boss|tsx)[/"]/);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { analyseCampaign } from "./analysis.js";
-import { stopAnalysisWorkers } from "./analysis-thread.js";
+import { stopWorkerThreads } from "../../core/worker-thread.js";
 import { campaignForm, postCampaign, seedCampaignWorld, waitAnalysed, type CampaignWorld } from "./test-fixtures.js";
 
 /**
@@ -115,7 +115,7 @@ describe("the campaign analysis's worker thread", () => {
     await expect(
       analyseCampaign(app.ctx, payload, {
         afterBatch: async (n) => {
-          if (n === 1) await stopAnalysisWorkers(app.ctx);
+          if (n === 1) await stopWorkerThreads(app.ctx);
         },
       }),
     ).rejects.toThrow("campaign analysis stopped: the server is closing");

@@ -15,7 +15,6 @@ import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
 import { listBots } from "./repository.js";
 import { analyseCampaign, analysisGaveUp, ANALYSIS_JOB, analysisJobPayload } from "./analysis.js";
-import { stopAnalysisWorkers } from "./analysis-thread.js";
 import { removeCampaignSchedule, runScheduledStart, SCHEDULED_START_JOB, scheduledStartPayload, setCampaignSchedule } from "./schedule.js";
 import * as campaigns from "./service.js";
 import { receiveCampaignUpload } from "./upload.js";
@@ -36,8 +35,6 @@ export const campaignsRoutes: Domain = (api, ctx) => {
     handler: (payload) => analyseCampaign(ctx, payload),
     onGiveUp: (payload) => analysisGaveUp(ctx, payload),
   });
-  // a server that closes stops its analyses' worker threads instead of waiting for them; their jobs are retried
-  api.addHook("onClose", () => stopAnalysisWorkers(ctx));
   ctx.jobs.define({ name: SCHEDULED_START_JOB, schema: scheduledStartPayload, handler: (payload) => runScheduledStart(ctx, payload) });
 
   // the bots (queue integrations) the form's optional Bot field offers: names only, for campaign users

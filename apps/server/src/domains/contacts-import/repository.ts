@@ -63,7 +63,8 @@ export function finishImport(sql: Sql, companyId: number, id: string, c: ImportC
 
 export function failImport(sql: Sql, companyId: number, id: string, error: string) {
   return sql.maybe<ImportRow>(
-    `UPDATE contact_imports SET status = 'failed', content = NULL, finished_at = now(), error = $3 WHERE company_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    `UPDATE contact_imports SET status = 'failed', content = NULL, finished_at = now(), error = $3
+      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
     [companyId, id, error.slice(0, 500)],
   );
 }

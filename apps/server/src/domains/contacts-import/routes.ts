@@ -14,6 +14,7 @@ export const contactsImportRoutes: Domain = (api, ctx) => {
     schema: imports.importJobPayload,
     retryLimit: 2,
     handler: (payload) => imports.runImportJob(ctx, payload),
+    onGiveUp: (payload) => imports.importGaveUp(ctx, payload),
   });
 
   api.post("/contacts/import", { config: upload(), schema: { response: { 200: contactImport, 202: contactImport } } }, async (request, reply) => {

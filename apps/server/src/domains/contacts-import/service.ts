@@ -4,6 +4,8 @@ import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
 import { decodeCsv, EncodingError } from "./decode.js";
+import { WorkerThreadDied } from "../../core/worker-thread.js";
+import { countInWorker, importInWorker } from "./import-thread.js";
 import { checkHeader, countRows, importRows, type ImportCounts } from "./importer.js";
 import { presentImport } from "./presenter.js";
 import * as repo from "./repository.js";
@@ -12,6 +14,8 @@ export const IMPORT_JOB = "contacts.import";
 export const importJobPayload = z.object({ companyId: z.number().int().positive(), importId: z.uuid() });
 
 const PROGRESS_EVERY_MS = 250;
+/** Files up to this size (a few thousand rows) are counted on the request's thread: a worker's start would cost more. */
+const COUNT_INLINE_MAX_BYTES = 256 * 1024;
 
 function progressEmitter(ctx: AppContext, companyId: number, jobId: string, total: number) {
   let last = 0;
@@ -47,7 +51,8 @@ export async function startImport(ctx: AppContext, companyId: number, userId: nu
     throw err;
   }
   checkHeader(text);
-  const total = await countRows(text);
+  // a large file is parsed in a worker thread, so its 100k records' garbage stays off this heap
+  const total = file.data.length > COUNT_INLINE_MAX_BYTES ? await countInWorker(ctx, companyId, text) : await countRows(text);
   const fileName = file.fileName.slice(0, 200);
 
   if (total < CONTACT_IMPORT_SYNC_MAX_ROWS) {
@@ -63,7 +68,12 @@ export async function startImport(ctx: AppContext, companyId: number, userId: nu
   return { async: true, result: presentImport(row) };
 }
 
-/** The background import: progress saved and announced as it goes; the final counts when it ends. */
+/**
+ * The background import, in a worker thread (import-thread.ts): progress saved and announced as it
+ * goes; the final counts when it ends. A refused file or a thread that ran out of memory or crashed
+ * ends the import failed; a database failure or the server closing fails the job, which pg-boss
+ * retries (the claim starts the import again; its upserts make a second pass harmless).
+ */
 export async function runImportJob(ctx: AppContext, payload: z.infer<typeof importJobPayload>) {
   const { companyId, importId } = payload;
   const claimed = await repo.claimImport(ctx.sql, companyId, importId);
@@ -71,17 +81,24 @@ export async function runImportJob(ctx: AppContext, payload: z.infer<typeof impo
   const emit = progressEmitter(ctx, companyId, importId, claimed.total);
   emit("running", { processed: 0, imported: 0, updated: 0, rejected: 0, errors: [] }, true);
   try {
-    const counts = await importRows(ctx.sql, companyId, claimed.content, async (c) => {
+    const counts = await importInWorker(ctx, { companyId, importId, text: claimed.content }, async (c) => {
       await repo.saveProgress(ctx.sql, companyId, importId, c);
       emit("running", c);
     });
     await repo.finishImport(ctx.sql, companyId, importId, counts);
     emit("done", counts, true);
   } catch (err) {
+    if (!(err instanceof AppError || err instanceof WorkerThreadDied)) throw err;
     const message = err instanceof AppError ? err.message : CONTACT_IMPORT_MESSAGES.parseError;
     const row = await repo.failImport(ctx.sql, companyId, importId, message);
     if (row) emit("failed", row, true);
   }
+}
+
+/** The job's retries are used up (the database kept failing): the import ends failed instead of 'running' forever. */
+export async function importGaveUp(ctx: AppContext, payload: z.infer<typeof importJobPayload>) {
+  const row = await repo.failImport(ctx.sql, payload.companyId, payload.importId, CONTACT_IMPORT_MESSAGES.parseError);
+  if (row) progressEmitter(ctx, payload.companyId, payload.importId, row.total)("failed", row, true);
 }
 
 export async function getImport(ctx: AppContext, companyId: number, jobId: string) {
