@@ -12,7 +12,7 @@ export interface WorkerTools<I> {
 }
 
 const describe = (err: unknown) => ({
-  message: err instanceof Error ? err.message : String(err),
+  message: err instanceof Error ? err.message : String((err as { message?: unknown } | null)?.message ?? err),
   stack: err instanceof Error ? err.stack : undefined,
   code: (err as { code?: unknown } | null)?.code === undefined ? undefined : String((err as { code: unknown }).code),
 });

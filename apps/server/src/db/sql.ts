@@ -109,6 +109,11 @@ export function createPool(
 ): pg.Pool {
   const options = ["-c random_page_cost=1.1", ...(opts.genericPlans ? ["-c plan_cache_mode=force_generic_plan"] : [])].join(" ");
   const pool = new pg.Pool({ connectionString, max, options });
-  pool.on("error", (err) => (log ? log.warn({ err }, "idle database connection lost; the pool opens a new one") : console.warn("idle database connection lost", err)));
+  pool.on("error", (err) => {
+    // the message and code only: pg's error carries its whole client (parsed statements and all)
+    const lost = { message: err.message, code: (err as { code?: string }).code };
+    if (log) log.warn({ err: lost }, "idle database connection lost; the pool opens a new one");
+    else console.warn("idle database connection lost", lost);
+  });
   return pool;
 }
