@@ -5,7 +5,7 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# ---- build: every dependency, the web app, the server bundle; then the development packages go
+# ---- build: every dependency, the web app, the server bundle
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # the manifests first: the `npm ci` layer is reused while only sources change
@@ -20,8 +20,17 @@ COPY packages/shared packages/shared
 COPY apps/server apps/server
 COPY apps/web apps/web
 RUN npm run build -w apps/web \
- && node scripts/build-server.mjs \
- && npm prune --omit=dev --no-audit --no-fund \
+ && node scripts/build-server.mjs
+
+# ---- the server's run-time packages only: the web app's (React, MUI, ~380 MB) are in its built
+# files, and the build's tools are not needed (a whole-workspace prune kept both: 607 MB against 227)
+FROM ${NODE_IMAGE} AS server-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/server/package.json apps/server/package.json
+COPY apps/web/package.json apps/web/package.json
+COPY packages/shared/package.json packages/shared/package.json
+RUN npm ci --omit=dev -w apps/server --no-audit --no-fund \
  && npm cache clean --force
 
 # ---- runtime
@@ -33,7 +42,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # owned by root and read-only to the server's user; only /data is writable
 COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/node_modules node_modules
+COPY --from=server-deps /app/node_modules node_modules
 COPY --from=build /app/packages/shared packages/shared
 COPY --from=build /app/apps/server apps/server
 COPY --from=build /app/apps/web/package.json apps/web/package.json
