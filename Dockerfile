@@ -20,7 +20,8 @@ COPY packages/shared packages/shared
 COPY apps/server apps/server
 COPY apps/web apps/web
 RUN npm run build -w apps/web \
- && node scripts/build-server.mjs
+ && node scripts/build-server.mjs \
+ && rm -rf apps/server/node_modules
 
 # ---- the server's run-time packages only: the web app's (React, MUI, ~380 MB) are in its built
 # files, and the build's tools are not needed (a whole-workspace prune kept both: 607 MB against 227)
@@ -45,6 +46,8 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=server-deps /app/node_modules node_modules
 COPY --from=build /app/packages/shared packages/shared
 COPY --from=build /app/apps/server apps/server
+# packages npm could not hoist (another version than the root's) sit beside the server's package.json
+COPY --from=server-deps /app/apps/server/node_modules apps/server/node_modules
 COPY --from=build /app/apps/web/package.json apps/web/package.json
 COPY --from=build /app/apps/web/dist apps/web/dist
 RUN mkdir -p /data && chown node:node /data
