@@ -95,17 +95,8 @@ const KNOWN_KEY_VIOLATIONS: Record<string, string[]> = {
   whatsapps: ["whatsapps_pkey", "whatsapps_token_hash_key", "whatsapps_token_key"],
 };
 
-/** Foreign keys between tenant tables that do not carry company_id (Citus refuses them between distributed tables). */
-const KNOWN_FK_VIOLATIONS: Record<string, string[]> = {
-  campaign_number_leases: ["official_numbers"],
-  email_campaigns: ["users"],
-  messages: ["messages"],
-  queue_integration_sessions: ["queue_integrations", "tickets"],
-  refresh_tokens: ["sessions"],
-  sent_emails: ["users"],
-  sms_short_links: ["sms_campaign_recipients"],
-  tickets: ["messages"],
-};
+/** Foreign keys between tenant tables that do not carry company_id (Citus refuses them between distributed tables): none since migration 0795. */
+const KNOWN_FK_VIOLATIONS: Record<string, string[]> = {};
 
 /** Tenant tables whose company_id may be NULL (platform-wide rows); Citus cannot place a NULL distribution value. */
 const KNOWN_NULLABLE_COMPANY = ["audit_log", "email_sandbox_messages"];
