@@ -47,8 +47,8 @@ async function queuedImport(text: string, total: number): Promise<string> {
 }
 
 const stored = (id: string) =>
-  app.sql.one<{ status: string; error: string | null; processed: number; imported: number; content: string | null }>(
-    "SELECT status, error, processed, imported, content FROM contact_imports WHERE id = $1",
+  app.sql.one<{ status: string; error: string | null; processed: number; imported: number; updated: number; content: string | null }>(
+    "SELECT status, error, processed, imported, updated, content FROM contact_imports WHERE id = $1",
     [id],
   );
 
@@ -100,6 +100,11 @@ describe("the contacts import's worker thread", () => {
     }
     expect((await stored(id)).status).toBe("running");
     await runImportJob(app.ctx, { companyId: t.companyId, importId: id });
-    expect(await stored(id)).toMatchObject({ status: "done", processed: 5_000, imported: 5_000, content: null });
+    // the retry reads the whole file again: rows the stopped attempt had stored count as updated
+    const done = await stored(id);
+    expect(done).toMatchObject({ status: "done", processed: 5_000, content: null });
+    expect(done.imported + done.updated).toBe(5_000);
+    const contacts = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1 AND name ~ '^Contato 30[0-4][0-9]{3}$'", [t.companyId]);
+    expect(contacts.n).toBe(5_000);
   });
 });
