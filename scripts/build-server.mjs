@@ -12,10 +12,12 @@ const server = path.join(root, "apps/server");
 export const SERVER_BUNDLE = path.join(server, "dist/main.js");
 /**
  * The worker threads' entries (core/worker-thread.ts starts each from the file beside the running
- * bundle): the campaign CSV analysis and the contacts import.
+ * bundle): the campaign CSV analyses (WhatsApp, SMS, e-mail) and the contacts import.
  */
 export const WORKER_BUNDLES = {
   "campaign-analysis-worker": "src/domains/campaigns/analysis-worker.ts",
+  "sms-analysis-worker": "src/domains/sms-campaigns/analysis-worker.ts",
+  "email-analysis-worker": "src/domains/email-campaigns/analysis-worker.ts",
   "contacts-import-worker": "src/domains/contacts-import/import-worker.ts",
 };
 
@@ -39,7 +41,7 @@ export async function ensureServerBuild({ force = false } = {}) {
 
 /**
  * Builds the bundle at `outfile` (and `outfile.map`), and the worker threads' bundles beside it
- * (WORKER_BUNDLES: `campaign-analysis-worker.js`, `contacts-import-worker.js`). Run it with `node --enable-source-maps` so that a
+ * (WORKER_BUNDLES: `campaign-analysis-worker.js`, ...). Run it with `node --enable-source-maps` so that a
  * stack trace names the TypeScript files and lines (`src/db/migrate.ts:36:15`), not the bundle's.
  * The bundle must stay under apps/server (its imports resolve from node_modules above it; it reads
  * ../package.json and ../migrations beside its folder).

@@ -68,8 +68,8 @@ export interface Config {
   /** Per-company and per-token request limits (RATE_LIMIT_*, docs/settings.md "Request limits"). */
   rateLimits: RequestLimitsConfig;
   /**
-   * CAMPAIGN_ANALYSIS_HEAP_MB: the old-generation cap of the worker thread that analyses a WhatsApp
-   * campaign's CSV (default 64, 16-4096). A file that needs more ends the campaign in ERROR.
+   * CAMPAIGN_ANALYSIS_HEAP_MB: the old-generation cap of the worker thread that analyses a campaign's CSV
+   * (WhatsApp, SMS, e-mail) (default 64, 16-4096). A file that needs more ends the campaign in ERROR.
    */
   campaignAnalysisHeapMb: number;
   /**

@@ -77,6 +77,8 @@ describe("production build", () => {
 
   it.each([
     ["campaign-analysis-worker", "src/domains/campaigns/read-recipients.ts"],
+    ["sms-analysis-worker", "src/domains/sms-campaigns/read-rows.ts"],
+    ["email-analysis-worker", "src/domains/email-campaigns/read-recipients.ts"],
     ["contacts-import-worker", "src/domains/contacts-import/importer.ts"],
   ])("the worker thread %s is a bundle of its own beside it, with its map, loading only what its work needs", (name, source) => {
     // core/worker-thread.ts starts the file of this name beside the running bundle

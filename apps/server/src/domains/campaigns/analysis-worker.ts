@@ -1,20 +1,13 @@
-import { workerMain } from "../../core/worker-main.js";
-import type { AnalysisResult } from "./analysis-thread.js";
-import { CampaignFileError } from "./encoding.js";
+import { analysisWorkerMain } from "./analysis-thread.js";
 import { readRecipients, type RecipientsInput } from "./read-recipients.js";
 
 /**
- * The campaign analysis's worker thread (started by analysis-thread.ts; bundled as
+ * The WhatsApp campaign analysis's worker thread (started by analysis-thread.ts; bundled as
  * dist/campaign-analysis-worker.js). It reads the file and stores the recipients through one
  * connection of its own, and tells the main thread after each batch, waiting for its answer before the
  * next one: the main thread's hooks see the rows stored so far and nothing more, and it can stop the
  * thread there.
  */
-await workerMain<RecipientsInput>(async ({ input, sql, progress, warn }): Promise<AnalysisResult> => {
-  try {
-    return { outcome: await readRecipients(sql, input, { afterBatch: (batches, total) => progress({ batches, total }), warn }) };
-  } catch (err) {
-    if (err instanceof CampaignFileError) return { fileError: err.message };
-    throw err;
-  }
-});
+await analysisWorkerMain<RecipientsInput, unknown>(({ input, sql, progress, warn }) =>
+  readRecipients(sql, input, { afterBatch: (batches, total) => progress({ batches, total }), warn }),
+);

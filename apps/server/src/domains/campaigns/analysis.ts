@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { z } from "zod";
 import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
-import { analyseInWorker, AnalysisWorkerDied } from "./analysis-thread.js";
+import { analyseInWorker, analysisErrorMessage } from "./analysis-thread.js";
 import { CampaignFileError } from "./encoding.js";
 import { emitCampaign } from "./events.js";
 import type { RecipientsInput } from "./read-recipients.js";
@@ -58,7 +58,7 @@ export async function analyseCampaign(ctx: AppContext, payload: AnalysisJobPaylo
     const input: RecipientsInput = { companyId, campaignId, filePath: c.file_path, templates: c.templates };
     outcome = await analyseInWorker(ctx, input, (batch) => hooks.afterBatch?.(batch));
   } catch (err) {
-    const message = err instanceof CampaignFileError ? err.message : err instanceof AnalysisWorkerDied ? DIED_MESSAGES[err.reason] : null;
+    const message = analysisErrorMessage(err);
     if (message === null) throw err; // the database or the disk failed, or the server is closing: pg-boss retries from the file
     await endInError(ctx, payload, message, c.file_path);
     return;
@@ -100,12 +100,6 @@ export async function analysisGaveUp(ctx: AppContext, payload: AnalysisJobPayloa
   if (file.file_path) await removeFile(ctx, file.file_path, payload);
   await emitCampaign(ctx, companyId, campaignId, "update");
 }
-
-/** The worker thread's end without an outcome, as the list shows it (not retried: the same file would do the same). */
-const DIED_MESSAGES: Record<AnalysisWorkerDied["reason"], string> = {
-  memory: CAMPAIGN_MESSAGES.analysisOutOfMemory,
-  crash: CAMPAIGN_MESSAGES.analysisCrashed,
-};
 
 /** ANALYZING → ERROR with the message, no recipients left, the file removed. */
 async function endInError(ctx: AppContext, payload: AnalysisJobPayload, message: string, file: string): Promise<void> {

@@ -1,7 +1,9 @@
 import { createReadStream } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { Transform } from "node:stream";
-import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES } from "@atende/shared";
+import { pipeline } from "node:stream/promises";
+import { parse, type Parser } from "csv-parse";
+import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, LIMITS } from "@atende/shared";
 
 export type CsvEncoding = "utf-8" | "iso-8859-1" | "ascii";
 
@@ -125,4 +127,43 @@ export function fileColumns(record: string[]): FileColumns {
   const email = names.indexOf("email");
   const vars = names.map((_, i) => i).filter((i) => i !== phone && i !== cpf && i !== email);
   return { names, phone, cpf, email, vars };
+}
+
+/**
+ * The CSV reader of every campaign analysis (WhatsApp, SMS, e-mail): `;`, lenient quotes and column
+ * counts, empty lines skipped, the BOM dropped, and one line never past LIMITS.campaignCsvMaxLineChars
+ * (a quote never closed would make one field of the whole file: one large allocation can abort a
+ * capped worker thread's process, nodejs/node#47224). `reading` is the file → decoder → parser
+ * pipeline: every way out of the caller awaits it.
+ */
+export function campaignCsvReader(file: string, encoding: CsvEncoding): { parser: Parser; reading: Promise<void> } {
+  const parser = parse({
+    delimiter: ";",
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_empty_values: true,
+    bom: true,
+    max_record_size: LIMITS.campaignCsvMaxLineChars,
+  });
+  const reading = pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser);
+  return { parser, reading };
+}
+
+/**
+ * After a reader's loop failed: stops the parser, waits for the pipeline, and rethrows — a CSV syntax
+ * error as the file's fault (CampaignFileError: a line too long names its number), anything else as it
+ * was (the database or the disk: retried). The reader stopping because the parser was closed on
+ * purpose is not worth a line; other failures are.
+ */
+export async function csvReadFailed(err: unknown, r: { parser: Parser; reading: Promise<void> }, warn: (err: unknown, msg: string) => void, what: string): Promise<never> {
+  r.parser.destroy();
+  await r.reading.catch((pipeErr: unknown) => {
+    if (!(err instanceof CampaignFileError)) warn(pipeErr, `${what} file reader stopped`);
+  });
+  if (err instanceof CampaignFileError) throw err;
+  const csv = err as { code?: string; lines?: number };
+  if (csv.code === "CSV_MAX_RECORD_SIZE") throw new CampaignFileError(CAMPAIGN_MESSAGES.lineTooLong(csv.lines ?? 0, LIMITS.campaignCsvMaxLineChars));
+  if (csv.code?.startsWith("CSV_")) throw new CampaignFileError(CAMPAIGN_MESSAGES.unreadable);
+  throw err;
 }

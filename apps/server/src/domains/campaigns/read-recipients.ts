@@ -1,11 +1,8 @@
-import { createReadStream } from "node:fs";
-import { pipeline } from "node:stream/promises";
-import { parse } from "csv-parse";
-import { CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, LIMITS, templateCsvColumns } from "@atende/shared";
+import { CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, templateCsvColumns } from "@atende/shared";
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 import { blockListMatcher } from "../keywords/service.js";
-import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "./encoding.js";
+import { campaignCsvReader, CampaignFileError, csvReadFailed, detectEncoding, fileColumns } from "./encoding.js";
 import { JsonRowBuffer } from "./row-buffer.js";
 import { templateComponents } from "./template-check.js";
 
@@ -88,18 +85,9 @@ export async function readRecipients(sql: Sql, input: RecipientsInput, events: R
   const needed = templates.reduce((m, t) => Math.max(m, t.columns), 0);
   // the company's block list (Keywords), while it is on: a row whose variables carry a listed word is not sent
   const blocked = await blockListMatcher(sql, companyId);
-  // max_record_size: one line never grows past it (a quote never closed would make one field of the file)
-  const parser = parse({
-    delimiter: ";",
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_empty_values: true,
-    bom: true,
-    max_record_size: LIMITS.campaignCsvMaxLineChars,
-  });
   // started last: from here on every way out of this function awaits `reading`
-  const reading = pipeline(createReadStream(input.filePath, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser);
+  const csv = campaignCsvReader(input.filePath, encoding);
+  const { parser, reading } = csv;
 
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
   const batch = new JsonRowBuffer();
@@ -153,16 +141,7 @@ export async function readRecipients(sql: Sql, input: RecipientsInput, events: R
     }
     await reading;
   } catch (err) {
-    parser.destroy();
-    await reading.catch((pipeErr: unknown) => {
-      // the reader stops because the parser was closed on purpose; only other failures are worth a line
-      if (!(err instanceof CampaignFileError)) events.warn(pipeErr, "campaign file reader stopped");
-    });
-    if (err instanceof CampaignFileError) throw err;
-    const csv = err as { code?: string; lines?: number };
-    if (csv.code === "CSV_MAX_RECORD_SIZE") throw new CampaignFileError(CAMPAIGN_MESSAGES.lineTooLong(csv.lines ?? 0, LIMITS.campaignCsvMaxLineChars));
-    if (csv.code?.startsWith("CSV_")) throw new CampaignFileError(CAMPAIGN_MESSAGES.unreadable);
-    throw err;
+    await csvReadFailed(err, csv, (e: unknown, msg: string) => events.warn(e, msg), "campaign");
   }
   if (!columns) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
   await flush();

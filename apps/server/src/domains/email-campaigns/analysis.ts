@@ -1,56 +1,16 @@
-import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { pipeline } from "node:stream/promises";
-import { parse } from "csv-parse";
 import { z } from "zod";
-import { CAMPAIGN_MESSAGES, EMAIL_CAMPAIGN_MESSAGES, EMAIL_ROW_REASONS, isEmailAddress } from "@atende/shared";
+import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import type { AppContext } from "../../core/context.js";
-import type { Sql } from "../../db/sql.js";
-import { CampaignFileError, decoderStream, detectEncoding, fileColumns } from "../campaigns/encoding.js";
-import { templatePlaceholders } from "../email-tracking/render.js";
-import { blockListMatcher } from "../keywords/service.js";
-import { optedOutAmong } from "../opt-outs/repository.js";
+import { CampaignFileError } from "../campaigns/encoding.js";
+import { analysisErrorMessage, analysisInWorker } from "../campaigns/analysis-thread.js";
+import type { EmailAnalysisInput, EmailAnalysisOutcome } from "./read-recipients.js";
 import { skipUnsent } from "./actions.js";
 import { emitEmailCampaign } from "./events.js";
 
 export const EMAIL_ANALYSIS_JOB = "email-campaigns.analyse";
 export const emailAnalysisPayload = z.object({ companyId: z.number().int(), campaignId: z.number().int() });
 export type EmailAnalysisPayload = z.infer<typeof emailAnalysisPayload>;
-
-const BATCH = 2000;
-
-interface Batch {
-  rowNumber: number[];
-  email: string[];
-  phone: string[];
-  cpf: string[];
-  variables: string[];
-  state: string[];
-  reason: string[];
-}
-const emptyBatch = (): Batch => ({ rowNumber: [], email: [], phone: [], cpf: [], variables: [], state: [], reason: [] });
-
-async function insertBatch(sql: Sql, companyId: number, campaignId: number, b: Batch): Promise<void> {
-  await sql.exec(
-    `INSERT INTO email_campaign_recipients (company_id, campaign_id, row_number, email, phone, cpf, variables, state, invalid_reason)
-     SELECT $1, $2, r.n, r.email, r.phone, r.cpf,
-            ARRAY(SELECT v.value FROM json_array_elements_text(r.vars::json) WITH ORDINALITY AS v(value, i) ORDER BY v.i),
-            r.state, r.reason
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS r(n, email, phone, cpf, vars, state, reason)`,
-    [companyId, campaignId, b.rowNumber, b.email, b.phone, b.cpf, b.variables, b.state, b.reason],
-  );
-}
-
-/** A later valid row with an address (case-insensitive) already on an earlier one becomes invalid, naming the first. */
-function markDuplicates(sql: Sql, companyId: number, campaignId: number): Promise<number> {
-  return sql.exec(
-    `UPDATE email_campaign_recipients r SET state = 'invalid', invalid_reason = replace($3, '{first}', d.first::text)
-       FROM (SELECT id, row_number, min(row_number) OVER (PARTITION BY lower(email)) AS first
-               FROM email_campaign_recipients WHERE company_id = $1 AND campaign_id = $2 AND state = 'pending') d
-      WHERE r.id = d.id AND d.row_number > d.first`,
-    [companyId, campaignId, EMAIL_ROW_REASONS.duplicate("{first}")],
-  );
-}
 
 /**
  * The durable analysis of an e-mail campaign's CSV (spec 3 §5), the WhatsApp analysis' shape: the
@@ -73,18 +33,26 @@ export async function analyseEmailCampaign(ctx: AppContext, payload: EmailAnalys
     return;
   }
   await ctx.sql.exec("DELETE FROM email_campaign_recipients WHERE company_id = $1 AND campaign_id = $2", [companyId, campaignId]);
-  let outcome: { total: number; invalid: number; encoding: string; variables: string[] };
+  let outcome: EmailAnalysisOutcome;
   try {
     if (!c.file_path) throw new CampaignFileError(CAMPAIGN_MESSAGES.fileRequired);
-    outcome = await readRecipients(ctx, payload, c);
+    outcome = await analysisInWorker<EmailAnalysisOutcome>(ctx, {
+      callerUrl: import.meta.url,
+      tsEntry: "./analysis-worker.ts",
+      bundle: "email-analysis-worker",
+      name: "e-mail campaign analysis",
+      input: { payload, campaign: c } satisfies EmailAnalysisInput,
+      log: payload,
+    });
   } catch (err) {
-    if (!(err instanceof CampaignFileError)) throw err;
+    const message = analysisErrorMessage(err);
+    if (message === null) throw err; // database or disk: pg-boss retries
     await ctx.sql.tx(async (tx) => {
       await tx.exec("DELETE FROM email_campaign_recipients WHERE company_id = $1 AND campaign_id = $2", [companyId, campaignId]);
       await tx.exec(
         `UPDATE email_campaigns SET status = 'ERROR', error_message = $3, count_total = 0, count_invalid = 0, analysed_rows = 0, file_path = '', updated_at = now()
           WHERE company_id = $1 AND id = $2 AND status = 'ANALYZING'`,
-        [companyId, campaignId, err.message],
+        [companyId, campaignId, message],
       );
     });
     if (c.file_path) await removeFile(ctx, c.file_path, payload);
@@ -117,82 +85,4 @@ export async function analyseEmailCampaign(ctx: AppContext, payload: EmailAnalys
 
 async function removeFile(ctx: AppContext, file: string, payload: EmailAnalysisPayload): Promise<void> {
   await rm(file, { force: true }).catch((err: unknown) => ctx.log.error({ err, ...payload, file }, "could not delete an analysed e-mail campaign file"));
-}
-
-
-async function readRecipients(ctx: AppContext, payload: EmailAnalysisPayload, c: { file_path: string; subject: string; html: string }) {
-  const { companyId, campaignId } = payload;
-  const encoding = await detectEncoding(c.file_path);
-  const parser = parse({ delimiter: ";", relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_empty_values: true, bom: true });
-  const reading = pipeline(createReadStream(c.file_path, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser);
-  const needed = templatePlaceholders(c.subject, c.html);
-  const blocked = await blockListMatcher(ctx.sql, companyId);
-  let columns: { phone: number; cpf: number; email: number; vars: number[]; names: string[] } | null = null;
-  let batch = emptyBatch();
-  let total = 0;
-  let invalid = 0;
-
-  const flush = async () => {
-    if (batch.rowNumber.length === 0) return;
-    // the company's opt-out list, one query per batch: an address that unsubscribed is never written to again
-    const candidates = batch.email.filter((_, i) => batch.state[i] === "pending");
-    const optedOut = await optedOutAmong(ctx.sql, companyId, "email", candidates);
-    if (optedOut.size) {
-      batch.email.forEach((e, i) => {
-        if (batch.state[i] === "pending" && optedOut.has(e.toLowerCase())) {
-          batch.state[i] = "invalid";
-          batch.reason[i] = EMAIL_ROW_REASONS.optedOut;
-          invalid += 1;
-        }
-      });
-    }
-    await insertBatch(ctx.sql, companyId, campaignId, batch);
-    batch = emptyBatch();
-    await ctx.sql.exec("UPDATE email_campaigns SET analysed_rows = $3, updated_at = now() WHERE company_id = $1 AND id = $2", [companyId, campaignId, total]);
-  };
-
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (!columns) {
-        const { names, phone, cpf, email, vars } = fileColumns(record);
-        const varNames = vars.map((i) => names[i]!);
-        const absent = needed.filter((n) => !varNames.includes(n));
-        if (absent.length) throw new CampaignFileError(EMAIL_CAMPAIGN_MESSAGES.templateColumns(absent));
-        columns = { phone, cpf, email, vars, names: varNames };
-        continue;
-      }
-      total += 1;
-      const email = (record[columns.email] ?? "").trim();
-      const variables = columns.vars.map((i) => (record[i] ?? "").trim());
-      let reason = "";
-      if (!isEmailAddress(email)) reason = EMAIL_ROW_REASONS.invalidEmail;
-      else {
-        const words = blocked ? blocked(variables.join("\n")) : [];
-        if (words.length) reason = EMAIL_ROW_REASONS.blockedWords(words);
-      }
-      if (reason) invalid += 1;
-      batch.rowNumber.push(total);
-      batch.email.push(email);
-      batch.phone.push((record[columns.phone] ?? "").trim());
-      batch.cpf.push((record[columns.cpf] ?? "").trim());
-      batch.variables.push(JSON.stringify(variables));
-      batch.state.push(reason ? "invalid" : "pending");
-      batch.reason.push(reason);
-      if (batch.rowNumber.length >= BATCH) await flush();
-    }
-    await reading;
-  } catch (err) {
-    parser.destroy();
-    await reading.catch((pipeErr: unknown) => {
-      if (!(err instanceof CampaignFileError)) ctx.log.warn({ err: pipeErr, ...payload }, "e-mail campaign file reader stopped");
-    });
-    if (err instanceof CampaignFileError) throw err;
-    if ((err as { code?: string }).code?.startsWith("CSV_")) throw new CampaignFileError(CAMPAIGN_MESSAGES.unreadable);
-    throw err;
-  }
-  if (!columns) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-  await flush();
-  if (total === 0) throw new CampaignFileError(CAMPAIGN_MESSAGES.emptyFile);
-  invalid += await markDuplicates(ctx.sql, companyId, campaignId);
-  return { total, invalid, encoding, variables: columns.names };
 }

@@ -1,3 +1,4 @@
+import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -133,6 +134,24 @@ describe("PUT upload_url and the analysis", () => {
       expect(await waitStatus(app, id, ["ACTIVE", "ERROR"])).toBe("ERROR");
       expect((await app.sql.one<{ error_message: string }>("SELECT error_message FROM email_campaigns WHERE id = $1", [id])).error_message).toBe(message);
     }
+  });
+});
+
+describe("the analysis's worker thread", () => {
+  it("a thread out of its heap ends the campaign in ERROR with the catalogue's message; the next file analyses", async () => {
+    const heapMb = app.ctx.config.campaignAnalysisHeapMb;
+    // far below what the thread needs to load its modules: it runs out of memory whatever the file
+    app.ctx.config.campaignAnalysisHeapMb = 4;
+    let id: number;
+    try {
+      id = await createWithFile(app, t.supervisor.token, w, "telefone;cpf;email;nome\n1;2;a@b.test;Ana\n");
+      expect(await waitStatus(app, id, ["ACTIVE", "ERROR"])).toBe("ERROR");
+    } finally {
+      app.ctx.config.campaignAnalysisHeapMb = heapMb;
+    }
+    expect((await app.sql.one<{ error_message: string }>("SELECT error_message FROM email_campaigns WHERE id = $1", [id])).error_message).toBe(CAMPAIGN_MESSAGES.analysisOutOfMemory);
+    const next = await createWithFile(app, t.supervisor.token, w, "telefone;cpf;email;nome\n1;2;a@b.test;Ana\n");
+    expect(await waitStatus(app, next, ["ACTIVE", "ERROR"])).toBe("ACTIVE");
   });
 });
 

@@ -1,3 +1,4 @@
+import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -147,6 +148,19 @@ describe("the upload (PUT upload_url) and the analysis", () => {
       expect(done.error_message).toBe(message);
     });
   }
+
+  it("ends ERROR with the catalogue's message when the analysis's thread runs out of its heap (not retried, not left 'Em Análise')", async () => {
+    const heapMb = app.ctx.config.campaignAnalysisHeapMb;
+    // far below what the thread needs to load its modules: it runs out of memory whatever the file
+    app.ctx.config.campaignAnalysisHeapMb = 4;
+    try {
+      const done = await readySms(app, t.supervisor.token, w, "telefone;cpf;email;nome;vencimento\n11988887777;1;a@x.com;Ana;10/12\n");
+      expect(done).toMatchObject({ status: "ERROR", error_message: CAMPAIGN_MESSAGES.analysisOutOfMemory });
+    } finally {
+      app.ctx.config.campaignAnalysisHeapMb = heapMb;
+    }
+    expect(await readySms(app, t.supervisor.token, w, "telefone;cpf;email;nome;vencimento\n11988887777;1;a@x.com;Ana;10/12\n")).toMatchObject({ status: "READY" });
+  });
 
   it("refuses an encoding outside utf-8, iso-8859-1 and ascii", async () => {
     const c = await createSms(app, t.supervisor.token, smsForm(w, { template: w.noVars }));
