@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
 import { screenshot } from "../support/screenshots.js";
+import { expectNoSidewaysScroll } from "../support/layout.js";
 
 /**
  * The dashboard against seeded cycles (times relative to now, so they fall in today and in the
@@ -142,7 +143,7 @@ test("the dashboard counts the seeded tickets, filters by period and tag, and ch
   // phone width: the page fits without horizontal scrolling of the whole page
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId("card-leads")).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page, 390);
   await screenshot(page, { path: "/tmp/dash-390.png", fullPage: true });
 
   // dark theme

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { watchConsole } from "../sandbox/helpers.js";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { themeShots } from "../support/screenshots.js";
+import { expectNoSidewaysScroll } from "../support/layout.js";
 
 /**
  * The opt-out list (campaigns area, supervisors and above): what replies, unsubscribes and bounces put
@@ -13,7 +14,7 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByTestId("opt-out-row").first()).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page, 390);
   await page.setViewportSize({ width: 1366, height: 860 });
   await themeShots(page, name, () => expect(page.getByTestId("opt-out-row").first()).toBeVisible(), { fullPage: true });
 }

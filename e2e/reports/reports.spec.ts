@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { buildQueue, createTenant, db, expect, login, test, type Tenant } from "../support/fixtures.js";
 import { watchConsole } from "../sandbox/helpers.js";
 import { screenshot } from "../support/screenshots.js";
+import { expectNoSidewaysScroll } from "../support/layout.js";
 
 /**
  * Reports against seeded cycles in 10-12 March 2026 (São Paulo, the company's zone):
@@ -119,7 +120,7 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await page.goto("/reports?from=2026-03-10&to=2026-03-12");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(figure(page, "created")).toHaveText("3");
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSidewaysScroll(page, 390);
   await screenshot(page, { path: "/tmp/reports-390.png", fullPage: true });
   await page.getByTestId("breakdown-tab-queue").click();
   await page.getByTestId("breakdown-row").filter({ hasText: "Vendas" }).getByTestId("breakdown-created").click();
