@@ -8,13 +8,11 @@ import type { RecipientsInput, RecipientsOutcome } from "./read-recipients.js";
 /** What an analysis worker returns: its outcome, or the file's fault (a message for the list). */
 export type AnalysisResult<T> = { outcome: T } | { fileError: string };
 
-export { WorkerThreadDied as AnalysisWorkerDied };
-
 /**
  * Runs a campaign CSV analysis (WhatsApp, SMS, e-mail) in a worker thread whose heap is capped
  * (config.campaignAnalysisHeapMb), so a big file's garbage never grows the main thread's heap
  * (core/worker-thread.ts). Resolves to the outcome; rejects with CampaignFileError (the file),
- * AnalysisWorkerDied (out of memory or crashed), or an Error (the database or the disk failed, or the
+ * WorkerThreadDied (out of memory or crashed), or an Error (the database or the disk failed, or the
  * server is closing; the job is retried).
  */
 export async function analysisInWorker<T>(
