@@ -5,8 +5,10 @@ import { screenshot } from "../support/screenshots.js";
 import { expectNoSidewaysScroll } from "../support/layout.js";
 
 /**
- * The dashboard against seeded cycles (times relative to now, so they fall in today and in the
- * month's default range; one cycle 45 days back falls only in the 60-day period):
+ * The dashboard against seeded cycles (times relative to an anchor: now, or 7 minutes into the
+ * company's current hour when the hour is younger than that, so the recent cycles fall in one hour
+ * of today and in the month's default range whenever the test runs, midnight included; one cycle
+ * 45 days back falls only in the 60-day period):
  *   t1 closed, Vip:    queued −6 min, accepted −4 min, finished −1 min (wait 2, support 3), by Ana
  *   t2 pending, Suporte: queued −5 min
  *   t3 open:           queued −6 min, accepted −2 min (wait 4), by Ulisses, started by him (ativo)
@@ -15,6 +17,11 @@ import { expectNoSidewaysScroll } from "../support/layout.js";
  */
 async function seed(t: Tenant): Promise<void> {
   const sql = db();
+  const { anchor } = await sql.one<{ anchor: Date }>(
+    `SELECT greatest(now(), (date_trunc('hour', now() AT TIME ZONE time_zone) + interval '7 minutes') AT TIME ZONE time_zone) AS anchor
+       FROM companies WHERE id = $1`,
+    [t.companyId],
+  );
   const tag = (name: string, color: string) =>
     sql.one<{ id: number }>("INSERT INTO tags (company_id, name, color) VALUES ($1, $2, $3) RETURNING id", [t.companyId, name, color]).then((r) => r.id);
   const vip = await tag("Vip", "#d32f2f");
@@ -22,11 +29,12 @@ async function seed(t: Tenant): Promise<void> {
   let n = 0;
   const contact = (ago: string) =>
     sql
-      .one<{ id: number }>("INSERT INTO contacts (company_id, name, number, created_at) VALUES ($1, $2, $3, now() - $4::interval) RETURNING id", [
+      .one<{ id: number }>("INSERT INTO contacts (company_id, name, number, created_at) VALUES ($1, $2, $3, $5::timestamptz - $4::interval) RETURNING id", [
         t.companyId,
         `Cliente ${++n}`,
         `55119${t.companyId}${String(n).padStart(4, "0")}`.slice(0, 13),
         ago,
+        anchor,
       ])
       .then((r) => r.id);
   const ticket = async (contactId: number, status: string, ativo: boolean, tags: number[]) => {
@@ -43,8 +51,8 @@ async function seed(t: Tenant): Promise<void> {
   const cycle = (ticketId: number, user: number | null, ativo: boolean, queued: string, started: string | null, finished: string | null) =>
     sql.exec(
       `INSERT INTO ticket_traking (company_id, ticket_id, user_id, origin_from_me, queued_at, started_at, finished_at)
-       VALUES ($1, $2, $3, $4, now() - $5::interval, now() - $6::interval, now() - $7::interval)`,
-      [t.companyId, ticketId, user, ativo, queued, started, finished],
+       VALUES ($1, $2, $3, $4, $8::timestamptz - $5::interval, $8::timestamptz - $6::interval, $8::timestamptz - $7::interval)`,
+      [t.companyId, ticketId, user, ativo, queued, started, finished, anchor],
     );
   const t1 = await ticket(await contact("1 minute"), "closed", false, [vip]);
   await cycle(t1, t.admin.id, false, "6 minutes", "4 minutes", "1 minute");
