@@ -40,8 +40,9 @@ export async function holdElsewhere(whatsappId: number): Promise<void> {
   const leases = await db().one<{ t: string | null }>("SELECT to_regclass('connection_owners')::text AS t");
   if (!leases.t) return;
   await db().exec(
-    `INSERT INTO connection_owners (whatsapp_id, owner_id, heartbeat_at) VALUES ($1, 'e2e-seed', now() + interval '1 hour')
-     ON CONFLICT (whatsapp_id) DO UPDATE SET owner_id = 'e2e-seed', heartbeat_at = now() + interval '1 hour'`,
+    `INSERT INTO connection_owners (company_id, whatsapp_id, owner_id, heartbeat_at)
+     SELECT company_id, id, 'e2e-seed', now() + interval '1 hour' FROM whatsapps WHERE id = $1
+     ON CONFLICT (company_id, whatsapp_id) DO UPDATE SET owner_id = 'e2e-seed', heartbeat_at = now() + interval '1 hour'`,
     [whatsappId],
   );
 }

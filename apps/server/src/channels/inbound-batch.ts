@@ -166,7 +166,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
               WITH ORDINALITY AS v(ticket_id, contact_id, provider_id, body, media_type, media_path, media_name, mimetype, quoted,
                                    created_at, referral, media_unavailable, unsupported, ord)
         ORDER BY v.ord
-       ON CONFLICT (whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
+       ON CONFLICT (company_id, whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
        RETURNING id, ticket_id, provider_id`,
       [
         companyId,

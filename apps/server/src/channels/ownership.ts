@@ -45,8 +45,8 @@ export class LeaseLostError extends Error {
  */
 export async function claimLease(sql: Sql, whatsappId: number, ownerId: string, takeOver: boolean): Promise<LeaseFence | null> {
   const row = await sql.maybe<{ owner_id: string; epoch: number }>(
-    `INSERT INTO connection_owners (whatsapp_id, owner_id, heartbeat_at) VALUES ($1, $2, now())
-     ON CONFLICT (whatsapp_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, heartbeat_at = now(),
+    `INSERT INTO connection_owners (company_id, whatsapp_id, owner_id, heartbeat_at) SELECT company_id, id, $2, now() FROM whatsapps WHERE id = $1
+     ON CONFLICT (company_id, whatsapp_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, heartbeat_at = now(),
             epoch = CASE WHEN $3 OR connection_owners.owner_id <> EXCLUDED.owner_id THEN EXCLUDED.epoch ELSE connection_owners.epoch END
       WHERE $3 OR connection_owners.owner_id = EXCLUDED.owner_id
          OR connection_owners.heartbeat_at < now() - make_interval(secs => $4)

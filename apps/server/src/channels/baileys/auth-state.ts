@@ -83,7 +83,7 @@ export async function usePgAuthState(sql: Sql, secrets: SecretSealer, companyId:
     return s.exec(
       `INSERT INTO baileys_auth (company_id, whatsapp_id, key, value)
        SELECT $1, $2, k, v FROM unnest($3::text[], $4::text[]) AS t(k, v)
-       ON CONFLICT (whatsapp_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+       ON CONFLICT (company_id, whatsapp_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
       [companyId, whatsappId, keys, values],
     );
   };

@@ -43,7 +43,7 @@ export class MessageStore {
     await this.sql.exec(
       `INSERT INTO baileys_messages (company_id, whatsapp_id, provider_id, remote_jid, from_me, participant, message)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (whatsapp_id, provider_id) DO UPDATE SET message = EXCLUDED.message`,
+       ON CONFLICT (company_id, whatsapp_id, provider_id) DO UPDATE SET message = EXCLUDED.message`,
       [this.companyId, this.whatsappId, id, key.remoteJid, key.fromMe, key.participant ?? null, bytes],
     );
   }

@@ -65,7 +65,7 @@ export async function takeRatingReply(
   const rate = Number(m[1]);
   await sql.exec(
     `INSERT INTO ticket_ratings (company_id, ticket_id, user_id, rate) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (ticket_id) DO NOTHING`,
+     ON CONFLICT (company_id, ticket_id) DO NOTHING`,
     [companyId, waiting.id, waiting.user_id, rate],
   );
   return { ticketId: waiting.id, rate };

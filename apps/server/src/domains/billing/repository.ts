@@ -122,7 +122,7 @@ export async function expireOldCharges(sql: Sql): Promise<number> {
 export async function recordPayment(sql: Sql, p: { endToEndId: string; companyId: number; invoiceId: number; txid: string; amount: string; applied: boolean; paidAt: string | null }): Promise<boolean> {
   const n = await sql.exec(
     `INSERT INTO pix_payments (end_to_end_id, company_id, invoice_id, txid, amount, applied, paid_at) VALUES ($1,$2,$3,$4,$5,$6,$7)
-     ON CONFLICT (end_to_end_id) DO NOTHING`,
+     ON CONFLICT (company_id, end_to_end_id) DO NOTHING`,
     [p.endToEndId, p.companyId, p.invoiceId, p.txid, p.amount, p.applied, p.paidAt],
   );
   return n === 1;

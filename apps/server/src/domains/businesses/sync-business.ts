@@ -114,7 +114,7 @@ export async function syncBusiness(ctx: AppContext, companyId: number, businessI
       const row = await sql.one<{ inserted: boolean }>(
         `INSERT INTO whatsapp_templates (company_id, business_id, template_id, name, language, category, status, header_format, components, variable_count, rejected_reason, parameter_format)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)
-         ON CONFLICT (business_id, name, language) DO UPDATE SET template_id = EXCLUDED.template_id, category = EXCLUDED.category,
+         ON CONFLICT (company_id, business_id, name, language) DO UPDATE SET template_id = EXCLUDED.template_id, category = EXCLUDED.category,
            status = EXCLUDED.status, header_format = EXCLUDED.header_format, components = EXCLUDED.components,
            variable_count = EXCLUDED.variable_count, rejected_reason = EXCLUDED.rejected_reason,
            parameter_format = EXCLUDED.parameter_format, updated_at = now()

@@ -24,7 +24,7 @@ export async function acquireLease(sql: Sql, numberId: number, companyId: number
   const row = await sql.maybe(
     `INSERT INTO campaign_number_leases (official_number_id, company_id, owner_id, expires_at)
      VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')
-     ON CONFLICT (official_number_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, expires_at = EXCLUDED.expires_at
+     ON CONFLICT (company_id, official_number_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, expires_at = EXCLUDED.expires_at
       WHERE campaign_number_leases.expires_at < now() OR campaign_number_leases.owner_id = EXCLUDED.owner_id
      RETURNING official_number_id`,
     [numberId, companyId, ownerId, leaseMs],

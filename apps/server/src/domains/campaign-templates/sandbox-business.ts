@@ -82,7 +82,7 @@ async function seedTemplates(sql: Sql, companyId: number, businessId: number): P
     await sql.exec(
       `INSERT INTO whatsapp_templates (company_id, business_id, template_id, name, language, category, status, header_format, components, variable_count, parameter_format)
        VALUES ($1, $2, $3, $4, 'pt_BR', $5, 'APPROVED', $6, $7::jsonb, $8, 'POSITIONAL')
-       ON CONFLICT (business_id, name, language) DO NOTHING`,
+       ON CONFLICT (company_id, business_id, name, language) DO NOTHING`,
       [companyId, businessId, `sandbox-${t.name}`, t.name, t.category, t.headerFormat, JSON.stringify(t.components), variableCount(t.components)],
     );
   }

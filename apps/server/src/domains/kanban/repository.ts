@@ -27,7 +27,7 @@ export function findTag(sql: Sql, companyId: number, tagId: number) {
 /** Adds the tag (idempotent) and bumps the ticket so offline caches pick the change up. */
 export async function addTicketTag(sql: Sql, companyId: number, ticketId: number, tagId: number) {
   await sql.exec(
-    "INSERT INTO ticket_tags (company_id, ticket_id, tag_id) VALUES ($1, $2, $3) ON CONFLICT (ticket_id, tag_id) DO NOTHING",
+    "INSERT INTO ticket_tags (company_id, ticket_id, tag_id) VALUES ($1, $2, $3) ON CONFLICT (company_id, ticket_id, tag_id) DO NOTHING",
     [companyId, ticketId, tagId],
   );
   await sql.exec("UPDATE tickets SET updated_at = now() WHERE company_id = $1 AND id = $2", [companyId, ticketId]);

@@ -140,7 +140,7 @@ export async function insertMessage(sql: Sql, m: NewMessage): Promise<number | n
     `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, provider_id, body, from_me, media_type,
                            media_path, media_name, mimetype, ack, read, quoted_msg_id, user_id, created_at, referral, media_unavailable, unsupported)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15, LEAST(COALESCE($16::timestamptz, now()), now()), $17, $18, $19)
-     ON CONFLICT (whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
+     ON CONFLICT (company_id, whatsapp_id, provider_id) WHERE provider_id IS NOT NULL DO NOTHING
      RETURNING id`,
     [
       m.companyId,

@@ -181,7 +181,7 @@ export async function updateAdmin(sql: Sql, companyId: number, ids: number[], v:
 export function touchConversation(sql: Sql, companyId: number, whatsappId: number, number: string, at: Date) {
   return sql.exec(
     `INSERT INTO official_conversations (company_id, whatsapp_id, contact_number, last_inbound_at) VALUES ($1, $2, $3, LEAST($4::timestamptz, now()))
-     ON CONFLICT (whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
+     ON CONFLICT (company_id, whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
     [companyId, whatsappId, number, at],
   );
 }
@@ -214,7 +214,7 @@ export function saveMessageStatus(
   return sql.exec(
     `INSERT INTO official_message_statuses (company_id, whatsapp_id, provider_id, status, ack, error_code, error_title, error_detail)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (whatsapp_id, provider_id) DO UPDATE SET
+     ON CONFLICT (company_id, whatsapp_id, provider_id) DO UPDATE SET
        status = CASE WHEN EXCLUDED.status = 'failed' THEN 'failed'
                      WHEN official_message_statuses.status = 'failed' AND EXCLUDED.ack <= 2 THEN 'failed'
                      WHEN EXCLUDED.ack >= official_message_statuses.ack THEN EXCLUDED.status

@@ -131,7 +131,7 @@ export function findSession(sql: Sql, companyId: number, ticketId: number, expir
 export function saveSession(sql: Sql, companyId: number, ticketId: number, integrationId: number, sessionId: string | null) {
   return sql.exec(
     `INSERT INTO queue_integration_sessions (ticket_id, company_id, integration_id, session_id) VALUES ($2, $1, $3, $4)
-     ON CONFLICT (ticket_id) DO UPDATE SET integration_id = EXCLUDED.integration_id, session_id = EXCLUDED.session_id, last_at = now()`,
+     ON CONFLICT (company_id, ticket_id) DO UPDATE SET integration_id = EXCLUDED.integration_id, session_id = EXCLUDED.session_id, last_at = now()`,
     [companyId, ticketId, integrationId, sessionId],
   );
 }

@@ -84,7 +84,7 @@ export async function processMessagesChange(
       ctx.sql.exec(
         `INSERT INTO official_conversations (company_id, whatsapp_id, contact_number, last_inbound_at)
          SELECT $1, $2, n, LEAST(max(at), now()) FROM unnest($3::text[], $4::timestamptz[]) AS x(n, at) GROUP BY n
-         ON CONFLICT (whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
+         ON CONFLICT (company_id, whatsapp_id, contact_number) DO UPDATE SET last_inbound_at = GREATEST(official_conversations.last_inbound_at, EXCLUDED.last_inbound_at)`,
         [
           target.companyId,
           target.whatsappId,

@@ -29,7 +29,7 @@ export async function insertEvents(sql: Sql, events: NewEvent[]): Promise<(numbe
      SELECT v.company_id, v.business_id, v.sha, v.body::jsonb
        FROM unnest($1::int[], $2::int[], $3::text[], $4::text[]) WITH ORDINALITY AS v(company_id, business_id, sha, body, ord)
       ORDER BY v.ord
-     ON CONFLICT (business_id, body_sha256) DO NOTHING RETURNING id, business_id, body_sha256`,
+     ON CONFLICT (company_id, business_id, body_sha256) DO NOTHING RETURNING id, business_id, body_sha256`,
     [events.map((e) => e.companyId), events.map((e) => e.businessId), events.map((e) => e.sha256), events.map((e) => e.body)],
   );
   const ids = new Map(rows.map((r) => [`${r.business_id}:${r.body_sha256}`, Number(r.id)]));
