@@ -53,7 +53,9 @@ class LogMailer implements Mailer {
       this.log.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, `e-mail not sent (SMTP_URL not set): ${message.subject}\n${message.text}`);
       if (this.sql) {
         await this.sql.exec(
-          "INSERT INTO email_sandbox_messages (company_id, from_address, to_address, subject, html, text) VALUES ($1, $2, $3, $4, $5, $6)",
+          // without a company: the platform's mail
+          `INSERT INTO email_sandbox_messages (company_id, from_address, to_address, subject, html, text)
+           VALUES (COALESCE($1, (SELECT id FROM companies WHERE is_platform)), $2, $3, $4, $5, $6)`,
           [message.companyId ?? null, this.from, message.to, message.subject, message.html ?? "", message.text],
         );
       }

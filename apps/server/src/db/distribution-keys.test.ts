@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
  * that includes the distribution column; leading with it also keeps one company's rows together in
  * every index), and its foreign keys to other tenant tables must carry company_id too.
  *
- * When this test was written 56 of 72 tenant tables did not hold; migrations 0795 (foreign keys) and
- * 0796 (primary and composite keys) fixed all but the globally unique lookups. What is left is listed
+ * When this test was written 56 of 72 tenant tables did not hold; migrations 0795 (foreign keys), 0796
+ * (primary and composite keys) and 0797 (platform rows) fixed all but the globally unique lookups. What is left is listed
  * below, index by index, so that:
  * - a new table or index that breaks the rule fails here (no new violations);
  * - a violation that is fixed fails here too, until its entry is deleted (the list only shrinks).
@@ -29,16 +29,13 @@ const NON_TENANT_TABLES: Record<string, string> = {
 };
 
 /**
- * Unique indexes of tenant tables that do not lead with company_id today, by table, two kinds:
- * - a globally unique lookup value (e-mail, API token hash, Pix txid, short-link code, public uuid,
- *   provider ids): it stays global through a small lookup table (value → company_id) kept as a
- *   reference table, or becomes unique per company where the product allows it;
- * - the (id) keys of the two tables whose company_id may be NULL (platform-wide rows).
+ * Unique indexes of tenant tables that do not lead with company_id today, by table: globally unique
+ * lookup values (e-mail, API token hash, Pix txid, short-link code, public uuid, provider ids). Each
+ * stays global through a small lookup table (value → company_id) kept as a reference table, or becomes
+ * unique per company where the product allows it.
  */
 const KNOWN_KEY_VIOLATIONS: Record<string, string[]> = {
-  audit_log: ["audit_log_pkey"],
   chats: ["chats_uuid_key"],
-  email_sandbox_messages: ["email_sandbox_messages_pkey"],
   pix_charges: ["pix_charges_txid_key"],
   refresh_tokens: ["refresh_tokens_token_hash_key"],
   sms_campaign_recipients: ["sms_recipients_provider"],
@@ -52,8 +49,8 @@ const KNOWN_KEY_VIOLATIONS: Record<string, string[]> = {
 /** Foreign keys between tenant tables that do not carry company_id (Citus refuses them between distributed tables): none since migration 0795. */
 const KNOWN_FK_VIOLATIONS: Record<string, string[]> = {};
 
-/** Tenant tables whose company_id may be NULL (platform-wide rows); Citus cannot place a NULL distribution value. */
-const KNOWN_NULLABLE_COMPANY = ["audit_log", "email_sandbox_messages"];
+/** Tenant tables whose company_id may be NULL; Citus cannot place a NULL distribution value: none since migration 0797 (platform rows belong to the platform company). */
+const KNOWN_NULLABLE_COMPANY: string[] = [];
 
 let admin: pg.Client;
 let db: pg.Client;

@@ -48,7 +48,7 @@ export async function login(ctx: AppContext, email: string, password: string, cl
   const typed = email.trim().toLowerCase();
   const user = await repo.findUserByEmail(ctx.sql, typed);
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()), `ip:${clientAddress}`);
-  // every failure is in the audit log: of the user's company when the e-mail is a user's, else of none
+  // every failure is in the audit log: of the user's company when the e-mail is a user's, else of the platform company
   const failed = async (reason: string, err: unknown) => {
     await recordAudit(ctx.sql, {
       companyId: user?.company_id ?? null,

@@ -351,7 +351,7 @@ export async function recordResults(
       await sql.exec(
         `INSERT INTO business_initiated_sends (company_id, business_id, phone, sent_at)
          SELECT $1, $2, p, now() FROM unnest($4::text[]) AS p
-          WHERE NOT EXISTS (SELECT 1 FROM official_conversations oc WHERE oc.whatsapp_id = $3 AND oc.contact_number = p
+          WHERE NOT EXISTS (SELECT 1 FROM official_conversations oc WHERE oc.company_id = $1 AND oc.whatsapp_id = $3 AND oc.contact_number = p
                               AND oc.last_inbound_at > now() - interval '24 hours')`,
         [number.companyId, number.businessId, number.whatsappId, sentPhones],
       );
