@@ -5,7 +5,9 @@ import { expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../../../..");
 
 it("an unhandled rejection is logged with its reason and the server keeps serving", async () => {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.resolve(import.meta.dirname, "../../test/fixtures/unhandled-rejection.ts")], {
+  // node itself with tsx's loader (not the tsx CLI, which runs the script in a child of its own that a SIGKILL of the CLI would leave running)
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../../test/fixtures/unhandled-rejection.ts")], {
+    cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -7,13 +7,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
  * against the migrated schema: every tenant table is distributed by company_id, so each of its primary
  * keys, unique constraints and unique indexes must lead with company_id (Citus only enforces uniqueness
  * that includes the distribution column; leading with it also keeps one company's rows together in
- * every index), and its foreign keys to other tenant tables must carry company_id too.
- *
- * When this test was written 56 of 72 tenant tables did not hold; migrations 0795 (foreign keys), 0796
- * (primary and composite keys) and 0797 (platform rows) fixed all but the globally unique lookups. What is left is listed
- * below, index by index, so that:
- * - a new table or index that breaks the rule fails here (no new violations);
- * - a violation that is fixed fails here too, until its entry is deleted (the list only shrinks).
+ * every index), its foreign keys to other tenant tables must carry company_id too, and company_id is
+ * never NULL. When this test was written 56 of 72 tenant tables did not hold; migrations 0795 to 0798
+ * brought them all in, and a new table, key or index that breaks the rule fails here.
  */
 
 /** Tables without company_id, each with its role under Citus. A new one must be added here, with its reason. */
@@ -28,29 +24,10 @@ const NON_TENANT_TABLES: Record<string, string> = {
   pix_sandbox_charges: "local to the coordinator: the built-in sandbox PSP's own state (not a tenant's data)",
 };
 
-/**
- * Unique indexes of tenant tables that do not lead with company_id today, by table: globally unique
- * lookup values (e-mail, API token hash, Pix txid, short-link code, public uuid, provider ids). Each
- * stays global through a small lookup table (value → company_id) kept as a reference table, or becomes
- * unique per company where the product allows it.
- */
-const KNOWN_KEY_VIOLATIONS: Record<string, string[]> = {
-  chats: ["chats_uuid_key"],
-  pix_charges: ["pix_charges_txid_key"],
-  refresh_tokens: ["refresh_tokens_token_hash_key"],
-  sms_campaign_recipients: ["sms_recipients_provider"],
-  sms_sandbox_messages: ["sms_sandbox_messages_sid_key"],
-  sms_short_links: ["sms_short_links_pkey"],
-  tickets: ["tickets_uuid_key"],
-  users: ["users_email_key"],
-  whatsapps: ["whatsapps_token_hash_key", "whatsapps_token_key"],
+/** Tables with a company_id column that are not distributed by it, each with its reason. */
+const REFERENCE_TABLES_WITH_COMPANY: Record<string, string> = {
+  global_keys: "reference table: values unique platform-wide (sign-in e-mail, tokens, Pix txid, short-link codes) → their company, kept by triggers (migration 0798)",
 };
-
-/** Foreign keys between tenant tables that do not carry company_id (Citus refuses them between distributed tables): none since migration 0795. */
-const KNOWN_FK_VIOLATIONS: Record<string, string[]> = {};
-
-/** Tenant tables whose company_id may be NULL; Citus cannot place a NULL distribution value: none since migration 0797 (platform rows belong to the platform company). */
-const KNOWN_NULLABLE_COMPANY: string[] = [];
 
 let admin: pg.Client;
 let db: pg.Client;
@@ -75,73 +52,74 @@ afterAll(async () => {
   await admin?.end();
 });
 
-async function tables(): Promise<{ name: string; tenant: boolean; nullableCompany: boolean }[]> {
-  const { rows } = await db.query<{ name: string; tenant: boolean; nullable: boolean }>(`
-    SELECT c.relname AS name, a.attname IS NOT NULL AS tenant, coalesce(NOT a.attnotnull, false) AS nullable
+async function tables(): Promise<{ name: string; hasCompany: boolean; nullableCompany: boolean }[]> {
+  const { rows } = await db.query<{ name: string; has_company: boolean; nullable: boolean }>(`
+    SELECT c.relname AS name, a.attname IS NOT NULL AS has_company, coalesce(NOT a.attnotnull, false) AS nullable
       FROM pg_class c
       JOIN pg_namespace n ON n.oid = c.relnamespace
       LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
      ORDER BY 1`);
-  return rows.map((r) => ({ name: r.name, tenant: r.tenant, nullableCompany: r.nullable }));
+  return rows.map((r) => ({ name: r.name, hasCompany: r.has_company, nullableCompany: r.nullable }));
 }
 
-/** Sorted and grouped by table: the form the lists above are written in. */
-function grouped(pairs: { table: string; item: string }[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const { table, item } of pairs) (out[table] ??= []).push(item);
-  for (const items of Object.values(out)) items.sort();
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
-}
+const tenantTables = async () => (await tables()).filter((t) => t.hasCompany && !(t.name in REFERENCE_TABLES_WITH_COMPANY));
+const references = Object.keys(REFERENCE_TABLES_WITH_COMPANY);
 
 describe("Citus distribution plan: keys lead with company_id", () => {
-  it("classifies every table without company_id", async () => {
-    const nonTenant = (await tables()).filter((t) => !t.tenant).map((t) => t.name);
-    expect(nonTenant.sort()).toEqual(Object.keys(NON_TENANT_TABLES).sort());
+  it("classifies every table without company_id, and the reference tables that have one", async () => {
+    const all = await tables();
+    expect(all.filter((t) => !t.hasCompany).map((t) => t.name).sort()).toEqual(Object.keys(NON_TENANT_TABLES).sort());
+    for (const name of references) expect(all.find((t) => t.name === name)?.hasCompany, name).toBe(true);
   });
 
   it("has at least the tenant tables the plan distributes (the catalog query finds them)", async () => {
-    const tenant = (await tables()).filter((t) => t.tenant).map((t) => t.name);
+    const tenant = (await tenantTables()).map((t) => t.name);
     // a sanity floor, so a broken catalog query cannot pass with an empty list
     expect(tenant.length).toBeGreaterThanOrEqual(72);
-    for (const t of ["tickets", "messages", "contacts", "settings", "campaign_recipients", "ticket_rollup"]) expect(tenant).toContain(t);
+    for (const t of ["tickets", "messages", "contacts", "settings", "campaign_recipients", "ticket_rollup", "users"]) expect(tenant).toContain(t);
   });
 
-  it("every primary key, unique constraint and unique index of a tenant table leads with company_id, or is a listed violation", async () => {
-    const { rows } = await db.query<{ table: string; item: string }>(`
-      SELECT c.relname AS table, ic.relname AS item
-        FROM pg_index i
-        JOIN pg_class c ON c.oid = i.indrelid
-        JOIN pg_class ic ON ic.oid = i.indexrelid
-        JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = 'public' AND i.indisunique
-         AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
-         AND (i.indkey[0] = 0 OR (SELECT attname FROM pg_attribute WHERE attrelid = c.oid AND attnum = i.indkey[0]) <> 'company_id')`);
-    const found = grouped(rows);
-    // new violations: keys that must lead with company_id (see the comment on KNOWN_KEY_VIOLATIONS)
-    const added = rows.filter((r) => !KNOWN_KEY_VIOLATIONS[r.table]?.includes(r.item)).map((r) => `${r.table}.${r.item}`);
-    expect(added, "unique keys of tenant tables must lead with company_id (docs/deployment.md)").toEqual([]);
-    // fixed violations: delete them from KNOWN_KEY_VIOLATIONS
-    expect(found).toEqual(KNOWN_KEY_VIOLATIONS);
+  it("every primary key, unique constraint and unique index of a tenant table leads with company_id", async () => {
+    const { rows } = await db.query<{ table: string; item: string }>(
+      `SELECT c.relname AS table, ic.relname AS item
+         FROM pg_index i
+         JOIN pg_class c ON c.oid = i.indrelid
+         JOIN pg_class ic ON ic.oid = i.indexrelid
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND i.indisunique AND c.relname <> ALL($1::text[])
+          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
+          AND (i.indkey[0] = 0 OR (SELECT attname FROM pg_attribute WHERE attrelid = c.oid AND attnum = i.indkey[0]) <> 'company_id')
+        ORDER BY 1, 2`,
+      [references],
+    );
+    expect(rows.map((r) => `${r.table}.${r.item}`), "unique keys of tenant tables must lead with company_id (docs/deployment.md)").toEqual([]);
   });
 
-  it("every foreign key between tenant tables carries company_id first, or is a listed violation", async () => {
-    const { rows } = await db.query<{ table: string; item: string }>(`
-      SELECT c.relname AS table, r.relname AS item
-        FROM pg_constraint k
-        JOIN pg_class c ON c.oid = k.conrelid
-        JOIN pg_class r ON r.oid = k.confrelid
-       WHERE k.contype = 'f' AND k.connamespace = 'public'::regnamespace
-         AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
-         AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = r.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
-         AND (SELECT attname FROM pg_attribute WHERE attrelid = c.oid AND attnum = k.conkey[1]) <> 'company_id'`);
-    const added = rows.filter((r) => !KNOWN_FK_VIOLATIONS[r.table]?.includes(r.item)).map((r) => `${r.table} → ${r.item}`);
-    expect(added, "foreign keys between tenant tables must be (company_id, ...) → (company_id, id)").toEqual([]);
-    expect(grouped(rows)).toEqual(KNOWN_FK_VIOLATIONS);
+  it("every foreign key between tenant tables carries company_id first", async () => {
+    const { rows } = await db.query<{ table: string; item: string }>(
+      `SELECT c.relname AS table, r.relname AS item
+         FROM pg_constraint k
+         JOIN pg_class c ON c.oid = k.conrelid
+         JOIN pg_class r ON r.oid = k.confrelid
+        WHERE k.contype = 'f' AND k.connamespace = 'public'::regnamespace
+          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
+          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = r.oid AND a.attname = 'company_id' AND NOT a.attisdropped)
+          AND (SELECT attname FROM pg_attribute WHERE attrelid = c.oid AND attnum = k.conkey[1]) <> 'company_id'
+        ORDER BY 1, 2`,
+    );
+    expect(rows.map((r) => `${r.table} → ${r.item}`), "foreign keys between tenant tables must be (company_id, ...) → (company_id, id)").toEqual([]);
   });
 
-  it("company_id is NOT NULL in every tenant table, or is a listed exception", async () => {
-    const nullable = (await tables()).filter((t) => t.tenant && t.nullableCompany).map((t) => t.name);
-    expect(nullable.sort()).toEqual(KNOWN_NULLABLE_COMPANY);
+  it("a reference table has no foreign key to a tenant table (Citus refuses them)", async () => {
+    const { rows } = await db.query<{ item: string }>(
+      "SELECT conname AS item FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text = ANY($1::text[])",
+      [references],
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it("company_id is NOT NULL in every tenant table", async () => {
+    expect((await tenantTables()).filter((t) => t.nullableCompany).map((t) => t.name)).toEqual([]);
   });
 });

@@ -9,9 +9,10 @@ import { MIGRATIONS_DIR, migrate } from "./migrate.js";
 import { createPool, Sql } from "./sql.js";
 
 /**
- * Migrations 0796 (keys lead with company_id) and 0797 (platform rows) on a database that holds rows
- * written before them: the rows keep their links, the foreign keys come back and still hold, and the
- * rows without a company become the platform company's.
+ * Migrations 0796 (keys lead with company_id), 0797 (platform rows) and 0798 (global lookups) on a
+ * database that holds rows written before them: the rows keep their links, the foreign keys come back
+ * and still hold, the rows without a company become the platform company's, and the values unique
+ * platform-wide are taken in global_keys.
  */
 
 const created: { name: string; pool: pg.Pool }[] = [];
@@ -45,7 +46,7 @@ afterAll(async () => {
 
 const code = (err: unknown) => (err as { code?: string }).code;
 
-describe("migrations 0796 and 0797 on existing rows", () => {
+describe("migrations 0796 to 0798 on existing rows", () => {
   it("keys lead with company_id, links and foreign keys hold, the lease and the platform rows get their company", async () => {
     const { sql, pool } = await databaseBefore("0796");
     const platform = await buildCompany(sql, { name: "Plataforma" });
@@ -67,10 +68,12 @@ describe("migrations 0796 and 0797 on existing rows", () => {
     const tag = (await one<{ id: number }>("INSERT INTO tags (company_id, name) VALUES ($1, 'Vip') RETURNING id", [a])).id;
     await sql.exec("INSERT INTO ticket_tags (company_id, ticket_id, tag_id) VALUES ($1, $2, $3)", [a, ticket, tag]);
     await sql.exec("INSERT INTO connection_owners (whatsapp_id, owner_id) VALUES ($1, 'host:1:abc')", [wa]);
+    await sql.exec("INSERT INTO users (company_id, name, email, password_hash) VALUES ($1, 'Ana', 'Ana@Antes.test', 'x')", [a]);
+    await sql.exec("UPDATE whatsapps SET token = 'tok-antes' WHERE id = $1", [waB]);
     await sql.exec("INSERT INTO audit_log (company_id, action, target_label) VALUES (NULL, 'login.failed', 'ninguem@fora.test')", []);
     await sql.exec("INSERT INTO email_sandbox_messages (company_id, from_address, to_address, subject) VALUES (NULL, 'p@x.test', 'u@x.test', 'Código')", []);
 
-    expect(await migrate(pool)).toEqual(expect.arrayContaining(["0796_tenant_primary_keys.sql", "0797_platform_rows.sql"]));
+    expect(await migrate(pool)).toEqual(expect.arrayContaining(["0796_tenant_primary_keys.sql", "0797_platform_rows.sql", "0798_global_lookups.sql"]));
 
     const keyOf = async (constraint: string) =>
       (await one<{ def: string }>("SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1", [constraint])).def;
@@ -84,6 +87,14 @@ describe("migrations 0796 and 0797 on existing rows", () => {
     expect(await one("SELECT company_id, owner_id FROM connection_owners WHERE whatsapp_id = $1", [wa])).toEqual({ company_id: a, owner_id: "host:1:abc" });
     expect(await one("SELECT company_id FROM audit_log WHERE target_label = 'ninguem@fora.test'", [])).toEqual({ company_id: platform });
     expect(await one("SELECT company_id FROM email_sandbox_messages WHERE to_address = 'u@x.test'", [])).toEqual({ company_id: platform });
+    // 0798: the values written before it are taken platform-wide
+    expect(await sql.many("SELECT kind, value, company_id FROM global_keys ORDER BY kind", [])).toEqual([
+      { kind: "connection_token", value: "tok-antes", company_id: b },
+      { kind: "user_email", value: "ana@antes.test", company_id: a },
+    ]);
+    await expect(sql.exec("INSERT INTO users (company_id, name, email, password_hash) VALUES ($1, 'Outra', 'ANA@antes.test', 'x')", [b])).rejects.toSatisfy(
+      (e) => code(e) === "23505",
+    );
 
     // the foreign keys came back: another company's row cannot be linked, a deleted parent still cascades
     await expect(
