@@ -65,7 +65,7 @@ test("a supervisor runs a template campaign on the sandbox business and watches 
   const stored = await db().one<{ total: number; sent: number; states: string[] }>(
     `SELECT c.count_total AS total, c.count_sent AS sent, array_agg(DISTINCT r.state ORDER BY r.state) AS states
        FROM campaigns c JOIN campaign_recipients r ON r.campaign_id = c.id
-      WHERE c.company_id = $1 AND c.name = 'Novidades de dezembro' GROUP BY c.id`,
+      WHERE c.company_id = $1 AND c.name = 'Novidades de dezembro' GROUP BY c.company_id, c.id`,
     [tenant.companyId],
   );
   expect(stored.total).toBe(12);
