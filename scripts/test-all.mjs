@@ -37,7 +37,11 @@ function vitest(name, dir, env = {}) {
   ).length;
   failed += j.numFailedTests + failedFilesWithoutFailedTests;
   skipped += j.numPendingTests + (j.numTodoTests ?? 0);
-  if ((r.status !== 0 || !j.success) && j.numFailedTests + failedFilesWithoutFailedTests === 0) broken = true;
+  if ((r.status !== 0 || !j.success) && j.numFailedTests + failedFilesWithoutFailedTests === 0) {
+    // every test passed yet the run failed: an unhandled error outside the tests (printed above by Vitest)
+    console.error(`${name}: exit ${r.status}, success ${j.success}, with no failed test: counted as one failure`);
+    broken = true;
+  }
 }
 
 function playwright() {
@@ -59,7 +63,12 @@ function playwright() {
   passed += (s.expected ?? 0) + (s.flaky ?? 0);
   failed += s.unexpected ?? 0;
   skipped += s.skipped ?? 0;
-  if (r.status !== 0 && !s.unexpected) broken = true;
+  if (r.status !== 0 && !s.unexpected) {
+    // a worker or global setup/teardown error, printed above by Playwright
+    const errors = (j.errors ?? []).map((e) => e.message ?? String(e)).join("; ");
+    console.error(`e2e: exit ${r.status} with no failed test${errors ? ` (${errors})` : ""}: counted as one failure`);
+    broken = true;
+  }
 }
 
 vitest("shared", "packages/shared");

@@ -7,6 +7,9 @@ test("opening /tickets asks once for each list the tabs show", async ({ page }) 
   await buildQueue(db(), t.companyId, { name: "Suporte" });
   await login(page, t.admin.email);
   await expect(page.getByTestId("tab-pending")).toBeVisible();
+  // the first load's own lists may still be on their way (the tabs show before the queue filter
+  // arrives): let them finish, so only the reload's requests are counted
+  await page.waitForLoadState("networkidle");
   const lists: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());

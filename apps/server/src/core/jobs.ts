@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
 import PgBoss from "pg-boss";
+import pg from "pg";
 import type { z } from "zod";
+import { START_LOCKS, withSessionLock } from "../db/session-lock.js";
+import { JOB_RUN_TIMES, JobRuns, type JobRunTimes, type StalledJob } from "./job-runs.js";
 import type { Sql } from "../db/sql.js";
 import { currentRequestId, runWithContext } from "./run-context.js";
 
@@ -48,12 +51,20 @@ export class Jobs {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition<z.ZodType>>();
   private started = false;
+  /** A small pool of this class's own: the start lock and the running jobs' heartbeats. */
+  private readonly pool: pg.Pool;
+  private readonly runs: JobRuns | null;
+  private poolEnded = false;
 
   constructor(
     connectionString: string,
     private readonly runWorkers: boolean,
     private readonly log: FastifyBaseLogger,
+    runTimes: JobRunTimes = JOB_RUN_TIMES,
   ) {
+    this.pool = new pg.Pool({ connectionString, max: 2 });
+    this.pool.on("error", (err) => this.log.warn({ err }, "a job bookkeeping connection failed; the pool opens another"));
+    this.runs = runWorkers ? new JobRuns(this.pool, log, runTimes) : null;
     // a process without workers (ROLE=web, RUN_JOBS=false) only queues jobs: pg-boss's maintenance and its
     // cron clock run where the work runs
     this.boss = new PgBoss({
@@ -80,12 +91,67 @@ export class Jobs {
   async start(): Promise<void> {
     await this.boss.start();
     this.started = true;
+    await this.createQueues();
+    if (!this.runs) return;
+    this.runs.start((stalled) => this.handBack(stalled));
     for (const def of this.definitions.values()) {
-      await this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true });
-      if (def.cron) await this.boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
-      if (!this.runWorkers) continue;
       for (let i = 0; i < (def.concurrency ?? 1); i++) {
         await this.boss.work(def.name, { batchSize: def.batchSize ?? 20, pollingIntervalSeconds: 1, includeMetadata: true }, (jobs) => this.runBatch(def, jobs));
+      }
+    }
+  }
+
+  /**
+   * The missing queues and the schedules, one process at a time: pg-boss's create_queue attaches a
+   * partition to its job table, and processes creating queues together on a fresh database deadlock
+   * there (seen with two web processes and a worker started by one compose file). A running process's
+   * maintenance of the job table can still meet a creation in a deadlock, which PostgreSQL ends by
+   * failing one side: the creation is tried again.
+   */
+  private async createQueues(): Promise<void> {
+    await withSessionLock(this.pool, START_LOCKS.jobQueues, async () => {
+      const existing = new Set((await this.boss.getQueues()).map((q) => q.name));
+      for (const def of this.definitions.values()) {
+        if (!existing.has(def.name)) {
+          await this.retryDeadlock(`create queue ${def.name}`, () =>
+            this.boss.createQueue(def.name, { name: def.name, retryLimit: def.retryLimit ?? 3, retryBackoff: true }),
+          );
+        }
+        if (def.cron) await this.retryDeadlock(`schedule ${def.name}`, () => this.boss.schedule(def.name, def.cron!, {}, { tz: "UTC" }));
+      }
+    });
+  }
+
+  /**
+   * Jobs left running by a process that died: each one still active is failed, so pg-boss retries it
+   * (with backoff, within its retry limit) on a living worker; on its last attempt its onGiveUp runs.
+   */
+  private async handBack(stalled: StalledJob[]): Promise<void> {
+    for (const { jobId, queue, instance } of stalled) {
+      const job = await this.boss.getJobById(queue, jobId);
+      if (!job || job.state !== "active") continue;
+      const message = `the process running it (${instance}) stopped`;
+      this.log.warn({ job: queue, jobId, instance, retryCount: job.retryCount, retryLimit: job.retryLimit }, "job left by a stopped process; handed back to its queue");
+      await this.boss.fail(queue, jobId, { message });
+      const def = this.definitions.get(queue);
+      if (def?.onGiveUp && job.retryCount >= job.retryLimit) {
+        await def.onGiveUp(def.schema.parse(withoutRequestId(job.data)), new Error(message)).catch((err: unknown) => {
+          this.log.error({ err, job: queue, jobId }, "a job's last failure could not be recorded on what it was doing");
+        });
+      }
+    }
+  }
+
+  /** `fn` again (up to 5 times, 100-500 ms apart) while PostgreSQL ends it as one side of a deadlock (40P01). */
+  private async retryDeadlock(what: string, fn: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await fn();
+        return;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== "40P01" || attempt >= 5) throw err;
+        this.log.warn({ err, attempt }, `deadlock on ${what}; trying again`);
+        await new Promise((r) => setTimeout(r, 100 * attempt));
       }
     }
   }
@@ -96,9 +162,13 @@ export class Jobs {
    * batch completes normally.
    */
   private async runBatch(def: JobDefinition<z.ZodType>, jobs: PgBoss.JobWithMetadata<unknown>[]): Promise<void> {
+    const ids = jobs.map((j) => j.id);
+    // not recorded: the jobs run anyway and only a crash of this process would leave them to pg-boss's expiry
+    await this.runs?.begin(def.name, ids).catch((err: unknown) => this.log.error({ err, job: def.name, jobIds: ids }, "could not record the jobs starting"));
     await Promise.all(
       jobs.map((job) => runWithContext({ reqId: requestIdOf(job.data), job: def.name, jobId: job.id }, () => this.runJob(def, job))),
     );
+    await this.runs?.end(ids).catch((err: unknown) => this.log.error({ err, job: def.name, jobIds: ids }, "could not record the jobs ending; the stalled check finds them finished"));
   }
 
   /** One job, inside its run context (its lines carry the job and the request that queued it). */
@@ -153,7 +223,13 @@ export class Jobs {
   }
 
   async stop(): Promise<void> {
+    // pg-boss waits for the running jobs, then hands back those still running; the heartbeat goes on meanwhile
     if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
+    await this.runs?.stop();
+    if (!this.poolEnded) {
+      this.poolEnded = true;
+      await this.pool.end();
+    }
   }
 }
 

@@ -2,21 +2,19 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
+import { START_LOCKS, withSessionLock } from "./session-lock.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/migrations, seen from src/db/ (the sources) or from dist/ (the bundle scripts/build-server.mjs makes). */
 export const MIGRATIONS_DIR = path.resolve(here, path.basename(here) === "dist" ? "../migrations" : "../../migrations");
-const LOCK_KEY = 727_001;
 
 /**
  * Applies every `migrations/NNNN_name.sql` not yet recorded, each in its own transaction,
  * under an advisory lock so several processes starting together apply each file once.
  */
 export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const client = await pool.connect();
-  const applied: string[] = [];
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
+  return withSessionLock(pool, START_LOCKS.migrations, async (client) => {
+    const applied: string[] = [];
     await client.query(
       "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
     );
@@ -36,13 +34,6 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
         throw new Error(`Migration ${file} failed: ${(err as Error).message}`);
       }
     }
-  } finally {
-    // a failed unlock means a broken connection: it is destroyed (not pooled), which drops the session lock
-    const unlockError = await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).then(
-      () => undefined,
-      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-    );
-    client.release(unlockError);
-  }
-  return applied;
+    return applied;
+  });
 }

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import pg from "pg";
+import { pino } from "pino";
+import { z } from "zod";
+import { createTestDatabase, dropTestDatabase } from "../../test/helper.js";
+import { Jobs } from "./jobs.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const log = pino({ level: "silent" });
+const times = { heartbeatMs: 200, staleMs: 1_000 };
+let databaseUrl = "";
+let db: pg.Client;
+const cleanup: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+});
+
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  await db.end();
+  await dropTestDatabase(databaseUrl);
+});
+
+/** A worker process (test/fixtures/stalling-worker.ts) that takes the job and is killed with SIGKILL while running it. */
+async function killedMidJob(retryLimit: number): Promise<void> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "test/fixtures/stalling-worker.ts")], {
+    cwd: root,
+    env: { ...process.env, STALL_DATABASE_URL: databaseUrl, STALL_RETRY_LIMIT: String(retryLimit) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanup.push(async () => child.exitCode === null && child.kill("SIGKILL"));
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  await until("the worker process ready", () => out.includes("ready"), 30_000);
+  const sender = new Jobs(databaseUrl, false, log);
+  defineStallTest(sender, retryLimit, async () => undefined);
+  await sender.start();
+  await sender.send(queueOf(retryLimit), { n: retryLimit });
+  await until("the job running in the worker process", () => out.includes(`running ${retryLimit}`), 15_000);
+  await sender.stop();
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+}
+
+function defineStallTest(jobs: Jobs, retryLimit: number, handler: (n: number) => Promise<void>, onGiveUp?: (n: number, err: unknown) => Promise<void>) {
+  jobs.define({
+    name: queueOf(retryLimit),
+    schema: z.object({ n: z.number() }),
+    retryLimit,
+    handler: ({ n }) => handler(n),
+    ...(onGiveUp ? { onGiveUp: ({ n }: { n: number }, err: unknown) => onGiveUp(n, err) } : {}),
+  });
+}
+
+/** Each test its own queue: a queue keeps the retry limit it was created with. */
+const queueOf = (retryLimit: number) => `stall-test-${retryLimit}`;
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+it("a job whose process was killed mid-run is handed back and run by another worker within seconds, once", { timeout: 60_000 }, async () => {
+  await killedMidJob(2);
+  const killedAt = Date.now();
+  const ran: number[] = [];
+  const worker = new Jobs(databaseUrl, true, log, times);
+  cleanup.push(() => worker.stop());
+  defineStallTest(worker, 2, async (n) => void ran.push(n));
+  await worker.start();
+  await until("the job run again", () => ran.length > 0, 15_000);
+  const afterMs = Date.now() - killedAt;
+  // stale after 1 s without a heartbeat, found at the next 200 ms check, retried after pg-boss's backoff and its 1 s poll
+  expect(afterMs).toBeLessThan(10_000);
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(ran).toEqual([2]);
+  const { rows } = await db.query("SELECT state, retry_count, output FROM pgboss.job WHERE name = 'stall-test-2'");
+  expect(rows).toEqual([expect.objectContaining({ state: "completed", retry_count: 1 })]);
+  expect((await db.query("SELECT count(*)::int AS n FROM job_runs")).rows[0].n).toBe(0);
+  await worker.stop(); // the next test's worker process must be the one taking its job
+});
+
+it("on its last attempt the job is failed for good and its onGiveUp runs", { timeout: 60_000 }, async () => {
+  await killedMidJob(0);
+  const gaveUp: { n: number; message: string }[] = [];
+  const ran: number[] = [];
+  const worker = new Jobs(databaseUrl, true, log, times);
+  cleanup.push(() => worker.stop());
+  defineStallTest(worker, 0, async (n) => void ran.push(n), async (n, err) => void gaveUp.push({ n, message: (err as Error).message }));
+  await worker.start();
+  await until("onGiveUp", () => gaveUp.length > 0, 15_000);
+  expect(gaveUp).toEqual([{ n: 0, message: expect.stringMatching(/^the process running it \(.+\) stopped$/) }]);
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(ran).toEqual([]);
+  const { rows } = await db.query("SELECT state FROM pgboss.job WHERE name = 'stall-test-0'");
+  expect(rows).toEqual([{ state: "failed" }]);
+});
