@@ -7,14 +7,18 @@ test("opening /tickets asks once for each list the tabs show", async ({ page }) 
   await buildQueue(db(), t.companyId, { name: "Suporte" });
   await login(page, t.admin.email);
   await expect(page.getByTestId("tab-pending")).toBeVisible();
-  // the first load's own lists may still be on their way (the tabs show before the queue filter
-  // arrives): let them finish, so only the reload's requests are counted
+  // The first load's lists wait for the queue filter and may still be on their way; the old page keeps
+  // running until the reload commits (a few hundred ms on a loaded machine) and would be counted too.
   await page.waitForLoadState("networkidle");
+  let reloaded = false;
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) reloaded = true;
+  });
   const lists: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
     // the workspace's lists carry the queue filter (the notifications' own lists do not)
-    if (url.pathname === "/api/tickets" && url.searchParams.has("queueIds")) lists.push(url.searchParams.get("status") ?? "search");
+    if (reloaded && url.pathname === "/api/tickets" && url.searchParams.has("queueIds")) lists.push(url.searchParams.get("status") ?? "search");
   });
   await page.reload(); // a fresh load of the workspace
   await expect(page.getByTestId("tab-pending")).toBeVisible();
