@@ -54,7 +54,7 @@ export class Jobs {
   /** A small pool of this class's own: the start lock and the running jobs' heartbeats. */
   private readonly pool: pg.Pool;
   private readonly runs: JobRuns | null;
-  private poolEnded = false;
+  private stopping: Promise<void> | null = null;
 
   constructor(
     connectionString: string,
@@ -222,14 +222,15 @@ export class Jobs {
     await this.boss.cancel(name, id);
   }
 
-  async stop(): Promise<void> {
-    // pg-boss waits for the running jobs, then hands back those still running; the heartbeat goes on meanwhile
-    if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
-    await this.runs?.stop();
-    if (!this.poolEnded) {
-      this.poolEnded = true;
+  /** Stops the workers and the bookkeeping; a second call waits for the first. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      // pg-boss waits for the running jobs, then hands back those still running; the heartbeat goes on meanwhile
+      if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
+      await this.runs?.stop();
       await this.pool.end();
-    }
+    })();
+    return this.stopping;
   }
 }
 

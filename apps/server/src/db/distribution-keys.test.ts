@@ -22,6 +22,7 @@ const NON_TENANT_TABLES: Record<string, string> = {
   sms_dispatch_lease: "local to the coordinator: one platform-wide sending lease row",
   pix_webhook_secret: "local to the coordinator: one platform secret row",
   pix_sandbox_charges: "local to the coordinator: the built-in sandbox PSP's own state (not a tenant's data)",
+  job_runs: "local to the coordinator: the running jobs' heartbeats, beside the job queue's pgboss schema",
 };
 
 /** Tables with a company_id column that are not distributed by it, each with its reason. */
