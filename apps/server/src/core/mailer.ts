@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config.js";
 import type { Sql } from "../db/sql.js";
+import { companyOrPlatform } from "../db/platform-company.js";
 
 export interface MailMessage {
   to: string;
@@ -55,7 +56,7 @@ class LogMailer implements Mailer {
         await this.sql.exec(
           // without a company: the platform's mail
           `INSERT INTO email_sandbox_messages (company_id, from_address, to_address, subject, html, text)
-           VALUES (COALESCE($1, (SELECT id FROM companies WHERE is_platform)), $2, $3, $4, $5, $6)`,
+           VALUES (${companyOrPlatform("$1")}, $2, $3, $4, $5, $6)`,
           [message.companyId ?? null, this.from, message.to, message.subject, message.html ?? "", message.text],
         );
       }

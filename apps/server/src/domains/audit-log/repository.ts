@@ -1,6 +1,7 @@
 import type { AuditAction } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
 import { likeEscape } from "../contacts/repository.js";
+import { companyOrPlatform } from "../../db/platform-company.js";
 
 export interface AuditRow {
   id: string;
@@ -16,7 +17,7 @@ export interface AuditRow {
 }
 
 export interface AuditRecord {
-  /** null: the platform's (a failed sign-in with an e-mail no user has) */
+  /** null: the platform company's (a failed sign-in with an e-mail no user has; db/platform-company.ts) */
   companyId: number | null;
   action: AuditAction;
   actor: { id: number | null; name: string };
@@ -28,7 +29,7 @@ export interface AuditRecord {
 export async function insertAudit(sql: Sql, r: AuditRecord): Promise<void> {
   await sql.exec(
     `INSERT INTO audit_log (company_id, action, actor_user_id, actor_name, ip, target_type, target_id, target_label, details)
-     VALUES (COALESCE($1, (SELECT id FROM companies WHERE is_platform)), $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+     VALUES (${companyOrPlatform("$1")}, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
     [r.companyId, r.action, r.actor.id, r.actor.name.slice(0, 200), r.ip.slice(0, 100), r.target?.type ?? "", r.target?.id ?? null, (r.target?.label ?? "").slice(0, 300), JSON.stringify(r.details ?? {})],
   );
 }
