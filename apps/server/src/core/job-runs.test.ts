@@ -103,3 +103,18 @@ it("on its last attempt the job is failed for good and its onGiveUp runs", { tim
   const { rows } = await db.query("SELECT state FROM pgboss.job WHERE name = 'stall-test-0'");
   expect(rows).toEqual([{ state: "failed" }]);
 });
+
+it("a stalled job that cannot be handed back is put back for the next check, not dropped", { timeout: 30_000 }, async () => {
+  // no queue name (pg-boss refuses to look the job up): every hand-back attempt fails, as when the database does not answer
+  const jobId = "00000000-0000-4000-8000-000000000001";
+  await db.query("INSERT INTO job_runs (job_id, queue, instance, heartbeat_at) VALUES ($1, '', 'gone:1:x', 'epoch')", [jobId]);
+  const logged: { msg: string; jobId?: string }[] = [];
+  const errors = pino({ level: "error" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+  const worker = new Jobs(databaseUrl, true, errors, times);
+  cleanup.push(() => worker.stop());
+  await worker.start();
+  await until("two failed hand-backs", () => logged.filter((l) => l.jobId === jobId).length >= 2, 10_000);
+  expect(logged.find((l) => l.jobId === jobId)?.msg).toBe("could not hand back a job left by a stopped process; tried again at the next check");
+  await worker.stop();
+  expect((await db.query("SELECT instance FROM job_runs WHERE job_id = $1", [jobId])).rows).toEqual([{ instance: "gone:1:x" }]);
+});

@@ -69,6 +69,14 @@ export class JobRuns {
     );
   }
 
+  /** Puts back a stalled job another process took but could not hand back: the next check takes it again. */
+  async putBack(job: StalledJob): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO job_runs (job_id, queue, instance, heartbeat_at) VALUES ($1, $2, $3, 'epoch') ON CONFLICT (job_id) DO NOTHING",
+      [job.jobId, job.queue, job.instance],
+    );
+  }
+
   /** Forgets jobs this process has finished (completed or failed: pg-boss holds their state). */
   async end(jobIds: string[]): Promise<void> {
     await this.pool.query("DELETE FROM job_runs WHERE job_id = ANY($1::uuid[]) AND instance = $2", [jobIds, this.instance]);

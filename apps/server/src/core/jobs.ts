@@ -127,18 +127,26 @@ export class Jobs {
    * (with backoff, within its retry limit) on a living worker; on its last attempt its onGiveUp runs.
    */
   private async handBack(stalled: StalledJob[]): Promise<void> {
-    for (const { jobId, queue, instance } of stalled) {
-      const job = await this.boss.getJobById(queue, jobId);
-      if (!job || job.state !== "active") continue;
-      const message = `the process running it (${instance}) stopped`;
-      this.log.warn({ job: queue, jobId, instance, retryCount: job.retryCount, retryLimit: job.retryLimit }, "job left by a stopped process; handed back to its queue");
-      await this.boss.fail(queue, jobId, { message });
-      const def = this.definitions.get(queue);
-      if (def?.onGiveUp && job.retryCount >= job.retryLimit) {
-        await def.onGiveUp(def.schema.parse(withoutRequestId(job.data)), new Error(message)).catch((err: unknown) => {
-          this.log.error({ err, job: queue, jobId }, "a job's last failure could not be recorded on what it was doing");
-        });
-      }
+    for (const stalledJob of stalled) {
+      await this.handBackOne(stalledJob).catch(async (err: unknown) => {
+        // taken but not handed back (the database failed): put back for the next check, not left to the 15-minute expiry
+        this.log.error({ err, job: stalledJob.queue, jobId: stalledJob.jobId, instance: stalledJob.instance }, "could not hand back a job left by a stopped process; tried again at the next check");
+        await this.runs?.putBack(stalledJob);
+      });
+    }
+  }
+
+  private async handBackOne({ jobId, queue, instance }: StalledJob): Promise<void> {
+    const job = await this.boss.getJobById(queue, jobId);
+    if (!job || job.state !== "active") return;
+    const message = `the process running it (${instance}) stopped`;
+    this.log.warn({ job: queue, jobId, instance, retryCount: job.retryCount, retryLimit: job.retryLimit }, "job left by a stopped process; handed back to its queue");
+    await this.boss.fail(queue, jobId, { message });
+    const def = this.definitions.get(queue);
+    if (def?.onGiveUp && job.retryCount >= job.retryLimit) {
+      await def.onGiveUp(def.schema.parse(withoutRequestId(job.data)), new Error(message)).catch((err: unknown) => {
+        this.log.error({ err, job: queue, jobId }, "a job's last failure could not be recorded on what it was doing");
+      });
     }
   }
 
