@@ -51,8 +51,9 @@ export default function EmailSandboxPage() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t("emailSandbox.intro")}
       </Typography>
-      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "minmax(260px, 360px) 1fr" }, gap: 2 }}>
-        <Paper variant="outlined" sx={{ display: { xs: open ? "none" : "block", md: "block" } }}>
+      {/* minmax(0, …): a column is never wider than the screen because of a long subject or address */}
+      <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", md: "minmax(260px, 360px) minmax(0, 1fr)" }, gap: 2 }}>
+        <Paper variant="outlined" sx={{ minWidth: 0, display: { xs: open ? "none" : "block", md: "block" } }}>
           <List dense disablePadding aria-label={t("emailSandbox.title")}>
             {list.data?.results.map((m) => (
               <ListItemButton key={m.id} selected={m.id === openId} onClick={() => setOpenId(m.id)} divider data-testid="sandbox-mail">
