@@ -143,19 +143,27 @@ async function main() {
     await waitLine("ready");
     console.log(`${AGENTS} agents connected; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 
+    // how long the requests that cause the events take to answer (their emits run after the answer)
+    const answered = { inbound: [] as number[], accept: [] as number[] };
     for (let i = 0; i < EVENTS; i++) {
       const sent = Date.now();
+      const t0 = performance.now();
       const res = await call("POST", `/api/sandbox/${wa}/inbound`, { number: `55319${String(80000000 + i).padStart(8, "0")}`, name: `Cliente ${i}`, body: `bench ${sent}` });
+      answered.inbound.push(performance.now() - t0);
       await new Promise((r) => setTimeout(r, GAP_MS / 2));
       clients.stdin.write(`update ${res.ticketId}\n`);
       await waitLine(`marked ${res.ticketId}`); // the clients know the update is coming before it is asked for
       clients.stdin.write(`start ${res.ticketId} ${Date.now()}\n`); // timed from here: the request's start
+      const t1 = performance.now();
       await call("PUT", `/api/tickets/${res.ticketId}`, { status: "open", userId: admin.id });
+      answered.accept.push(performance.now() - t1);
       await new Promise((r) => setTimeout(r, GAP_MS / 2));
     }
     await new Promise((r) => setTimeout(r, 3000));
     clients.stdin.write("report\n");
     await waitLine("done");
+    const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((q / 100) * xs.length) - 1)]!.toFixed(1);
+    for (const [what, xs] of Object.entries(answered)) console.log(`request answered (${what}): p50 ${p(xs, 50)} ms, p95 ${p(xs, 95)} ms`);
     console.log(`load at the end ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} CPUs)`);
     clients.kill();
   } finally {

@@ -9,32 +9,33 @@
  * BENCH_CONCURRENCY (requests in flight, 50), BENCH_CONTACTS (distinct customers, 2000),
  * BENCH_SECONDS (time limit for posting, 120), BENCH_RATE (messages/s offered; 0 = as fast as accepted),
  * BENCH_NEW_CONTACTS=1 (one customer per message: every message is a first one, new contact and ticket),
- * BENCH_TIMELINE=1 (latency per second), BENCH_PROFILE=1 (the app pool's statements counted and timed),
- * BENCH_PG_STATS=1 (PostgreSQL's own execution time per statement, embedded database only).
+ * BENCH_TIMELINE=1 (latency per second), BENCH_RUNS (4: runs back to back on the same database, its
+ * history growing), BENCH_RETURNING (0.5: the share of a later run's customers who wrote in an earlier
+ * run, their tickets closed meanwhile), BENCH_PG_STATS=1 (PostgreSQL's own execution time per
+ * statement, embedded database only).
  *
- * It seeds one company with an admin, starts a fake Graph API (apps/server/test/fake-graph) and the
- * real server (all domains, job workers on) with WHATSAPP_GRAPH_URL on the fake, creates and syncs a
- * business with one official number through the API, connects a socket.io client as the admin
- * (an agent who sees every ticket), then posts the deliveries and reports:
+ * Measured as an outside client would: the server is a process of its own (the bundle `npm start`
+ * runs, production settings, job workers on; bench/server-process.ts) with WHATSAPP_GRAPH_URL on a
+ * fake Graph API (apps/server/test/fake-graph) in this process; Meta and the agent's browser are a
+ * third process (webhooks-load.ts). It seeds one company with an admin, creates and syncs a business
+ * with one official number through the API, connects a socket.io client as the admin (an agent who
+ * sees every ticket), then posts each run's deliveries (random customers, random texts) and reports,
+ * per phase, with the machine's load average beside it:
  *   - accepted/s: messages in deliveries answered 200 per second of posting;
  *   - persisted/s: messages stored (rows in `messages`) per second from the first post until the last row;
  *   - latency: from the POST of a message's delivery to its `company-{id}-appMessage` create event at
  *     the agent's socket (p50/p95/p99/max).
  */
 import { rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { fork } from "node:child_process";
-import { buildApp } from "../apps/server/src/app.js";
-import { loadConfig } from "../apps/server/src/config.js";
 import { hashPassword } from "../apps/server/src/core/password.js";
 import { ensureDatabase, startEmbeddedPostgres, tmpDataDir, type EmbeddedDatabase } from "../apps/server/src/db/embedded.js";
 import { migrate } from "../apps/server/src/db/migrate.js";
 import { createPool, Sql } from "../apps/server/src/db/sql.js";
 import { FakeGraph } from "../apps/server/test/fake-graph/server.js";
 import type { LoadSettings } from "./webhooks-load.js";
-import { TEST_SECRETS_KEYS } from "../apps/server/test/factories.js";
-import { BENCH_NO_REQUEST_LIMITS } from "./server-process.js";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
@@ -46,6 +47,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PASSWORD = "bench-password";
 const PG_STATS = Boolean(process.env.BENCH_PG_STATS);
+const RUNS = Number(process.env.BENCH_RUNS ?? 4);
+const RETURNING = Number(process.env.BENCH_RETURNING ?? 0.5);
 const PHONE_DIGITS = "5511955550000";
 
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
@@ -83,24 +86,7 @@ async function main() {
     await ensureDatabase(embedded.serverUrl("postgres"), "bench");
     url = embedded.serverUrl("bench");
   }
-  const pool = createPool(url, 20); // as main.ts
-  const profile = new Map<string, { n: number; ms: number }>();
-  if (process.env.BENCH_PROFILE) {
-    // BENCH_PROFILE=1: every statement of the app's pool, counted and timed (printed at the end)
-    const original = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-    (pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = async (...args: unknown[]) => {
-      const key = typeof args[0] === "string" ? args[0].replace(/\s+/g, " ").slice(0, 110) : "?";
-      const start = performance.now();
-      try {
-        return await original(...args);
-      } finally {
-        const e = profile.get(key) ?? { n: 0, ms: 0 };
-        e.n++;
-        e.ms += performance.now() - start;
-        profile.set(key, e);
-      }
-    };
-  }
+  const pool = createPool(url, 4);
   const fake = await FakeGraph.start({ pageSize: 50 });
   fake.phones = [
     {
@@ -115,23 +101,13 @@ async function main() {
       health_status: { can_send_message: "AVAILABLE", entities: [] },
     },
   ];
-  let built: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let server: ServerProcess | undefined;
   try {
     await migrate(pool);
     const sql = new Sql(pool);
     const seeded = await seed(sql);
-    const config = {
-      ...loadConfig({ ...BENCH_NO_REQUEST_LIMITS, NODE_ENV: "production", SECRETS_KEYS: TEST_SECRETS_KEYS, JWT_SECRET: "b".repeat(40), ADMIN_PASSWORD: "bench-admin-password" }),
-      logLevel: "warn",
-      webDist: "/nonexistent",
-      runJobs: true,
-      whatsappGraphUrl: fake.url,
-      dataDir: mediaDir,
-    };
-    built = await buildApp(config, pool, url);
-    await built.start();
-    await built.app.listen({ port: 0, host: "127.0.0.1" });
-    const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    server = await startServerProcess({ databaseUrl: url, dataDir: mediaDir, env: { WHATSAPP_GRAPH_URL: fake.url } });
+    const base = server.base;
     const call = async (method: string, path: string, token: string, body?: unknown) => {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -181,6 +157,8 @@ async function main() {
       contacts: CONTACTS,
       seconds: SECONDS,
       rate: RATE,
+      runs: RUNS,
+      returning: RETURNING,
       timeline: Boolean(process.env.BENCH_TIMELINE),
     };
     const load = fork(fileURLToPath(new URL("./webhooks-load.ts", import.meta.url)), {
@@ -204,16 +182,10 @@ async function main() {
       console.log("\nPostgreSQL execution (calls, total ms, mean ms)");
       for (const r of rows) console.log(`  ${String(r.calls).padStart(7)} ${r.total.toFixed(0).padStart(8)} ${r.mean.toFixed(2).padStart(6)}  ${r.query}`);
     }
-    if (profile.size) {
-      console.log("\nStatements (count, total ms, mean ms)");
-      for (const [k, v] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 30)) {
-        console.log(`  ${String(v.n).padStart(7)} ${v.ms.toFixed(0).padStart(8)} ${(v.ms / v.n).toFixed(2).padStart(6)}  ${k}`);
-      }
-    }
     console.log(`\n  webhook events            processed ${events.processed}, failed ${events.failed}, pending ${events.pending}; tickets ${tickets}`);
   } finally {
     // cleanup after the measurements: reported, never hiding the run's own failure
-    await built?.close().catch((err: unknown) => console.warn("cleanup: could not close the server", err));
+    await server?.stop().catch((err: unknown) => console.warn("cleanup: could not stop the server", err));
     await fake.close().catch((err: unknown) => console.warn("cleanup: could not close the fake Graph API", err));
     await pool.end().catch((err: unknown) => console.warn("cleanup: could not close the pool", err));
     await embedded?.stop().catch((err: unknown) => console.warn("cleanup: could not stop the embedded PostgreSQL", err));

@@ -18,6 +18,7 @@ test("sign-up validates, creates the company and its admin, then sends to /login
 
   const email = `signup-${stamp()}@e2e.test`;
   await page.getByLabel("Nome da empresa").fill("Padaria Pão Quente");
+  await page.getByLabel("Seu nome").fill("Paulo Padeiro");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Telefone").fill("11999998888");
   await page.getByLabel("Senha").fill("segredo123");
@@ -29,6 +30,8 @@ test("sign-up validates, creates the company and its admin, then sends to /login
   await expect(page).toHaveURL(/\/login$/);
 
   await login(page, email, "segredo123");
+  // the admin is greeted by the person's name, with the company's
+  await expect(page.getByTestId("greeting")).toContainText("Paulo Padeiro");
   await expect(page.getByTestId("greeting")).toContainText("Padaria Pão Quente");
 });
 
@@ -36,6 +39,7 @@ test("sign-up with an e-mail already registered shows the server's reason", asyn
   const t = await createTenant();
   await page.goto("/signup");
   await page.getByLabel("Nome da empresa").fill("Outra Empresa");
+  await page.getByLabel("Seu nome").fill("Otávio Outro");
   await page.getByLabel("Email").fill(t.admin.email);
   await page.getByLabel("Telefone").fill("11999998888");
   await page.getByLabel("Senha").fill("segredo123");

@@ -81,7 +81,7 @@ test("a campaign is created through the form with its summary and reaches Ativa 
   await choose(page, "BM", "BM Loja");
   await choose(page, "Templates", /boas_vindas/);
   await page.keyboard.press("Escape");
-  await expect(page.getByText("1 colunas de variáveis")).toBeVisible();
+  await expect(page.getByText("1 coluna de variável")).toBeVisible(); // the count agrees with its noun
   await choose(page, "Fila", "Atendimento");
   // the optional bot that will answer the replies
   await choose(page, "Bot", "Robô de ofertas");
@@ -149,8 +149,8 @@ test("the list: labels and actions by status, delivery %, filters and paging", a
   await expect(page.getByTestId("campaign-row")).toHaveCount(20);
   const running = page.getByTestId("campaign-row").filter({ hasText: "Em andamento" });
   await expect(running.getByTestId("campaign-status")).toHaveText("Em Disparo");
-  // 333 / (1000 − 100) = 37.00 %
-  await expect(running.getByTestId("delivery-percent")).toHaveText("37.00%");
+  // 333 / (1000 − 100) = 37 %, written the Brazilian way
+  await expect(running.getByTestId("delivery-percent")).toHaveText("37,00%");
   await expect(running.getByRole("button", { name: "Pausar" })).toBeEnabled();
   await expect(running.getByTestId("account-violation")).toHaveText("Conta restrita pela Meta");
   await expect(running.getByRole("progressbar")).toBeVisible();

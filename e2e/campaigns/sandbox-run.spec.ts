@@ -59,7 +59,7 @@ test("a supervisor runs a template campaign on the sandbox business and watches 
   // live, without reloading: sending, then finished with every message delivered
   await expect(row.getByTestId("campaign-status")).toHaveText(/Em Disparo|Finalizada/, { timeout: 15_000 });
   await expect(row.getByTestId("campaign-status")).toHaveText("Finalizada", { timeout: 60_000 });
-  await expect(row.getByTestId("delivery-percent")).toHaveText("100.00%", { timeout: 30_000 });
+  await expect(row.getByTestId("delivery-percent")).toHaveText("100,00%", { timeout: 30_000 });
   await screenshot(sup, { path: "/tmp/campaigns-sandbox-finished.png" });
 
   const stored = await db().one<{ total: number; sent: number; states: string[] }>(

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { strFromU8, unzipSync } from "fflate";
 import { createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { screenshot, themeShots } from "../support/screenshots.js";
 
@@ -10,12 +11,20 @@ test("an administrator exports a contact's data, erases it after confirming, and
     "INSERT INTO contacts (company_id, name, number, email, extra_info) VALUES ($1, 'Beatriz Lima', '5511976543210', 'bia@cliente.test', '[{\"name\": \"Bairro\", \"value\": \"Boa Viagem\"}]'::jsonb) RETURNING id",
     [tenant.companyId],
   );
-  const ticket = await sql.one<{ id: number }>("INSERT INTO tickets (company_id, contact_id, status) VALUES ($1, $2, 'closed') RETURNING id", [tenant.companyId, contact.id]);
+  const ticket = await sql.one<{ id: number; uuid: string }>("INSERT INTO tickets (company_id, contact_id, status) VALUES ($1, $2, 'closed') RETURNING id, uuid", [
+    tenant.companyId,
+    contact.id,
+  ]);
   await sql.exec("INSERT INTO messages (company_id, ticket_id, contact_id, body, from_me) VALUES ($1, $2, $3, 'Meu endereço é Rua das Flores, 10', false)", [
     tenant.companyId,
     ticket.id,
     contact.id,
   ]);
+  await sql.exec(
+    `INSERT INTO messages (company_id, ticket_id, contact_id, body, from_me, media_type, media_path, media_name, mimetype)
+     VALUES ($1, $2, $3, '', false, 'image', $4, 'comprovante.jpg', 'image/jpeg')`,
+    [tenant.companyId, ticket.id, contact.id, `${tenant.companyId}/2026-01/e2eLgpdComprovante.jpg`],
+  );
 
   await login(page, tenant.admin.email);
   await page.goto("/contacts");
@@ -26,10 +35,18 @@ test("an administrator exports a contact's data, erases it after confirming, and
   const download = page.waitForEvent("download");
   await page.getByRole("menuitem", { name: "Exportar dados" }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`contato-${contact.id}.json`);
-  const exported = JSON.parse(await readFile((await file.path())!, "utf8"));
+  expect(file.suggestedFilename()).toBe(`dados-pessoais-contato-${contact.id}.zip`);
+  // a ZIP: a page the person can read, and the same content as JSON
+  const zipPath = (await file.path())!;
+  const files = unzipSync(new Uint8Array(readFileSync(zipPath)));
+  expect(Object.keys(files)).toEqual(["dados-pessoais.html", "dados-pessoais.json"]);
+  const exported = JSON.parse(strFromU8(files["dados-pessoais.json"]!));
   expect(exported.contact).toMatchObject({ name: "Beatriz Lima", number: "5511976543210", email: "bia@cliente.test" });
-  expect(exported.messages.map((m: { body: string }) => m.body)).toEqual(["Meu endereço é Rua das Flores, 10"]);
+  expect(exported.tickets[0].messages.map((m: { text: string }) => m.text)).toEqual(["Meu endereço é Rua das Flores, 10", ""]);
+  const html = strFromU8(files["dados-pessoais.html"]!);
+  expect(html).toContain("<h1>Dados pessoais de Beatriz Lima</h1>");
+  expect(html).toContain("<dt>Bairro</dt><dd>Boa Viagem</dd>");
+  expect(html).not.toContain("company_id");
 
   // erasing asks first; cancelling changes nothing
   await row.getByRole("button", { name: "Dados pessoais (LGPD)" }).click();
@@ -53,6 +70,18 @@ test("an administrator exports a contact's data, erases it after confirming, and
     [contact.id],
   );
   expect(stored).toEqual({ name: "Contato apagado", email: "", body: "" });
+  // the ticket shows placeholders, and never asks for the erased file
+  const mediaRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/messages/media/")) mediaRequests.push(r.url());
+  });
+  await page.goto(`/tickets/${ticket.uuid}`);
+  await expect(page.getByTestId("message-erased").filter({ hasText: "Mídia apagada a pedido do titular" })).toBeVisible();
+  await expect(page.getByTestId("message-erased").filter({ hasText: "Mensagem apagada a pedido do titular" })).toBeVisible();
+  await expect(page.getByText("Rua das Flores")).toHaveCount(0);
+  await screenshot(page, { path: "/tmp/lgpd-erased-ticket.png" });
+  expect(mediaRequests).toEqual([]);
+  await page.goto("/contacts");
 
   // the audit log: the export, the erasure and the logins, newest first
   await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Auditoria" }).click();

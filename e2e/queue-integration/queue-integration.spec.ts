@@ -16,8 +16,9 @@ test("queue integrations: add a Typebot with its defaults, edit it into a webhoo
   await page.getByRole("button", { name: "Adicionar projeto" }).click();
   const dialog = page.getByRole("dialog", { name: "Adicionar projeto" });
   await dialog.getByRole("button", { name: "Salvar" }).click();
-  await expect(dialog.getByText("Muito curto!")).toBeVisible();
-  await expect(dialog.getByText("Obrigatório")).toHaveCount(2);
+  // an empty name is required, not "too short" (the type and URL are required too)
+  await expect(dialog.getByText("Muito curto!")).toHaveCount(0);
+  await expect(dialog.getByText("Obrigatório")).toHaveCount(3);
   // Typebot's defaults (spec 3 §9)
   await expect(dialog.getByLabel("Tempo em minutos para expirar uma conversa")).toHaveValue("1");
   await expect(dialog.getByLabel("Intervalo (ms) entre mensagens")).toHaveValue("1000");

@@ -9,11 +9,11 @@ test("an administrator creates a queue with opening hours, and a second queue ca
 
   await page.getByRole("button", { name: "Adicionar fila" }).click();
   const dialog = page.getByRole("dialog");
-  // Validation: name too short, colour required.
+  // A new queue starts with a colour (the palette's first free one); validation: name too short.
+  await expect(dialog.locator('input[name="color"]')).toHaveValue("#B71C1C");
   await dialog.getByLabel("Nome").fill("A");
   await dialog.getByRole("button", { name: "Salvar" }).click();
   await expect(dialog.getByText("Muito curto!")).toBeVisible();
-  await expect(dialog.getByText("Obrigatório")).toBeVisible();
 
   await dialog.getByLabel("Nome").fill("Suporte");
   await dialog.getByRole("button", { name: "Escolha uma cor" }).click();
@@ -23,7 +23,7 @@ test("an administrator creates a queue with opening hours, and a second queue ca
   await dialog.getByLabel("Mensagem de fora de expediente").fill("Estamos fechados agora.");
 
   await dialog.getByRole("tab", { name: "Horários de atendimento" }).click();
-  await expect(dialog.getByText("Clique em salvar para registrar as alterações")).toBeVisible();
+  await expect(dialog.getByText("Clique em salvar para registar as alterações")).toBeVisible();
   const saturdayEnd = dialog.locator('input[name="saturday-end"]');
   await expect(saturdayEnd).toHaveValue("12:00");
   await saturdayEnd.fill("");

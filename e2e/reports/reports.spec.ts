@@ -10,7 +10,7 @@ import { expectNoSidewaysScroll } from "../support/layout.js";
  *   t1 closed, Vendas, Vip, Ana:   queued 10 09:00, first answer 09:02 (2 min), finished 09:30 (30 min), rated 5
  *   t2 closed, no queue, Ulisses:  queued 11 10:00, first answer 10:10 (10 min), finished 11:00 (60 min), rated 2
  *   t3 pending, Vendas:            queued 12 16:00
- * Figures: 3 created, 2 resolved, first response median 6 min, resolution median 45 min, CSAT 3.50 (50%).
+ * Figures: 3 created, 2 resolved, first response median 6 min, resolution median 45 min, CSAT 3,50 (50,0%), written the Brazilian way.
  */
 async function seed(t: Tenant): Promise<{ vendas: number; uuids: string[] }> {
   const sql = db();
@@ -66,8 +66,8 @@ test("reports: figures, chart, filters in the URL, drill-down to a ticket and CS
   await expect(figure(page, "resolved")).toHaveText("2");
   await expect(figure(page, "firstResponse")).toHaveText("6 min");
   await expect(figure(page, "resolution")).toHaveText("45 min");
-  await expect(figure(page, "csat")).toHaveText("3.50");
-  await expect(page.getByTestId("card-csat")).toContainText("50% satisfeitos");
+  await expect(figure(page, "csat")).toHaveText("3,50");
+  await expect(page.getByTestId("card-csat")).toContainText("50,0% satisfeitos");
   await expect(page.getByTestId("report-range")).toHaveText("De 10/03/2026 a 12/03/2026");
 
   // the chart: three days, created and resolved

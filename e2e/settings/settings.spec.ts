@@ -25,12 +25,19 @@ test("an administrator switches options and sets the company's opening hours", a
   const requireTag = page.getByRole("switch", { name: "Tag obrigatória para fechar o ticket" });
   await expect(requireTag).not.toBeChecked();
   await requireTag.click();
-  await expect(page.getByText("Operação atualizada com sucesso.").first()).toBeVisible();
+  // spec 2 §8: a setting change says 'Configuração atualizada com sucesso.'
+  await expect(page.getByText("Configuração atualizada com sucesso.").first()).toBeVisible();
   await expect(requireTag).toBeChecked();
 
   await page.getByTestId("schedule-type").locator("..").click();
   await page.getByRole("option", { name: "Gerenciamento por empresa" }).click();
+  await expect(page.getByText("Operação atualizada com sucesso.").first()).toBeVisible();
   await expect(page.getByRole("tab", { name: "Horários" })).toBeVisible();
+  // how long raw Cloud API deliveries are kept (LGPD): 3 days until changed
+  await expect(page.getByTestId("webhook-retention-days").locator("..")).toContainText("3 dias");
+  await page.getByTestId("webhook-retention-days").locator("..").click();
+  await page.getByRole("option", { name: "7 dias" }).click();
+  await expect(page.getByText("Operação atualizada com sucesso.").first()).toBeVisible();
   await screenshot(page, { path: "/tmp/settings-options.png" });
 
   const stored = await db().many<{ key: string; value: string }>("SELECT key, value FROM settings WHERE company_id = $1 ORDER BY key", [tenant.companyId]);
@@ -38,6 +45,7 @@ test("an administrator switches options and sets the company's opening hours", a
     expect.arrayContaining([
       { key: "requireTagBeforeClosing", value: "enabled" },
       { key: "scheduleType", value: "company" },
+      { key: "webhookRetentionDays", value: "7" },
     ]),
   );
 

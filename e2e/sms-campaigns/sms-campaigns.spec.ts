@@ -88,7 +88,7 @@ test("an SMS campaign is created with its CSV, triggered, finishes with delivere
     .toBe(3);
   const delivered = (await db().one<{ n: number }>("SELECT count(*)::int AS n FROM sms_campaign_recipients WHERE company_id = $1 AND state = 'delivered'", [c])).n;
   await expect(row.getByTestId("sms-delivered")).toHaveText(String(delivered), { timeout: 35_000 });
-  await expect(row.getByTestId("sms-delivery-percent")).toHaveText(`${((delivered / 3) * 100).toFixed(2)}%`);
+  await expect(row.getByTestId("sms-delivery-percent")).toHaveText(`${((delivered / 3) * 100).toFixed(2).replace(".", ",")}%`);
   await shots(page, "sms-campaign-list");
 
   // the sandbox page: the three messages with their text; the phone answers SAIR

@@ -7,7 +7,7 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyContextConfig, type FastifyInstance, type FastifySchema } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type pg from "pg";
-import { LIMITS } from "@atende/shared";
+import { LIMITS, PAY_LINK_PATH } from "@atende/shared";
 import type { Config } from "./config.js";
 import type { AppContext } from "./core/context.js";
 import { registerAuthHooks, registerErrorHandler } from "./core/http.js";
@@ -16,6 +16,9 @@ import { loggerOptions } from "./core/log-redaction.js";
 import { Metrics } from "./core/metrics.js";
 import { registerOpenApi } from "./core/openapi.js";
 import { registerRunContext } from "./core/run-context.js";
+import { applyAck, applyEdit, applyRevoke, processInbound } from "./channels/inbound.js";
+import { useChannelSink } from "./channels/sink.js";
+import { claimQueued, deliverQueued, failInterrupted } from "./domains/messages/send-message.js";
 import { Realtime } from "./core/realtime.js";
 import { registerSecurityHeaders } from "./core/security-headers.js";
 import { registerWorkerGate } from "./core/roles.js";
@@ -60,6 +63,17 @@ export interface ApiRoute {
 
 const SERVER_VERSION = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")) as { version: string }).version;
 
+
+// the channel layer hands its traffic to the messages and tickets domains through one sink (channels/sink.ts)
+useChannelSink({
+  message: processInbound,
+  ack: applyAck,
+  edit: applyEdit,
+  revoke: applyRevoke,
+  claimQueued,
+  deliverQueued,
+  failInterrupted,
+});
 
 export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: string): Promise<BuiltApp> {
   const app = Fastify({
@@ -106,7 +120,7 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
   const lifecycle: Lifecycle = { draining: false };
   metrics.observeRequests(app);
 
-  await registerSecurityHeaders(app, config.biAllowedHosts);
+  await registerSecurityHeaders(app, { extraBiHosts: config.biAllowedHosts, publicUrl: config.publicUrl });
   await app.register(cookie);
   await app.register(rateLimit, { global: false, hook: "preHandler", store: fastifyStoreOf(counters) });
   await app.register(multipart, { limits: { fileSize: LIMITS.attachmentMaxBytes, files: 10, fields: 50 } });
@@ -153,7 +167,8 @@ export async function buildApp(config: Config, pool: pg.Pool, databaseUrl: strin
       const file = request.url.split("?")[0] ?? "/";
       // an unknown API path is an API error, not the web app's page (a client would parse HTML as JSON)
       if (file === "/api" || file.startsWith("/api/")) return reply.callNotFound();
-      if (file.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(file)) {
+      // a pay link's token is a JWT (dots between base64url parts): the page, though it may end like a file name
+      if (file.startsWith("/assets/") || (!file.startsWith(`${PAY_LINK_PATH}/`) && /\.[a-z0-9]+$/i.test(file))) {
         return reply.sendFile(file.replace(/^\//, ""));
       }
       return reply.sendFile("index.html");

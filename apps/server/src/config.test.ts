@@ -48,6 +48,15 @@ describe("configuration", () => {
       expect(() => loadConfig({ ...env, CAMPAIGN_ANALYSIS_HEAP_MB: bad }), bad).toThrow(/CAMPAIGN_ANALYSIS_HEAP_MB must be a whole number of MB from 16 to 4096/);
     }
   });
+
+  it("CONTACTS_IMPORT_MAX_MB: the spec's 5 MB (5242880 bytes) by default, a whole number of MiB from 1 to 1024", () => {
+    const env = { NODE_ENV: "test" };
+    expect(loadConfig(env).contactsImportMaxBytes).toBe(5_242_880);
+    expect(loadConfig({ ...env, CONTACTS_IMPORT_MAX_MB: "50" }).contactsImportMaxBytes).toBe(52_428_800);
+    for (const bad of ["0", "2048", "7.5", "lots"]) {
+      expect(() => loadConfig({ ...env, CONTACTS_IMPORT_MAX_MB: bad }), bad).toThrow(/CONTACTS_IMPORT_MAX_MB must be a whole number of MiB from 1 to 1024/);
+    }
+  });
 });
 
 // NODE_ENV=test: no secret file is written for these.

@@ -1,4 +1,4 @@
-import { EXTERNAL_API_RATE_PER_MINUTE, parseBiHosts } from "@atende/shared";
+import { EXTERNAL_API_RATE_PER_MINUTE, LIMITS, parseBiHosts } from "@atende/shared";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { loadOrCreateSecret } from "./core/secret-file.js";
@@ -25,6 +25,12 @@ export interface Config {
   refreshTokenTtlDays: number;
   adminEmail: string;
   adminPassword: string;
+  /**
+   * REPLACE_DEVELOPMENT_ADMIN_PASSWORD=true: a production start that finds a super administrator still
+   * with the development password replaces it with ADMIN_PASSWORD instead of refusing to start
+   * (db/development-password.ts, docs/deployment.md "The development password").
+   */
+  replaceDevelopmentAdminPassword: boolean;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -77,6 +83,12 @@ export interface Config {
    * in the background (default 64, 16-4096). A file that needs more ends the import failed.
    */
   contactsImportHeapMb: number;
+  /**
+   * CONTACTS_IMPORT_MAX_MB: the largest contacts file POST /contacts/import accepts, in MiB (default 5,
+   * the spec's 5 MB of 2-administration §9; 1-1024). The upload is streamed to disk and imported as a
+   * stream, so a larger setting costs disk, not memory; the web app keeps the spec's 5 MB check.
+   */
+  contactsImportMaxBytes: number;
 }
 
 /** A worker thread's heap cap in MB (default 64, 16-4096). */
@@ -84,6 +96,15 @@ function heapMb(env: NodeJS.ProcessEnv, name: string): number {
   const mb = Number(env[name] || 64);
   if (!Number.isInteger(mb) || mb < 16 || mb > 4096) throw new ConfigError(`${name} must be a whole number of MB from 16 to 4096 (got "${env[name]}")`);
   return mb;
+}
+
+/** CONTACTS_IMPORT_MAX_MB in bytes (default: the spec's limit, LIMITS.importMaxBytes). */
+function importMaxBytes(env: NodeJS.ProcessEnv): number {
+  const raw = env.CONTACTS_IMPORT_MAX_MB;
+  if (raw === undefined || raw === "") return LIMITS.importMaxBytes;
+  const mb = Number(raw);
+  if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new ConfigError(`CONTACTS_IMPORT_MAX_MB must be a whole number of MiB from 1 to 1024 (got "${raw}")`);
+  return mb * 1024 * 1024;
 }
 
 /** RATE_LIMIT_* variables: requests a minute, 0 for no limit. */
@@ -207,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtlDays: Number(env.REFRESH_TOKEN_TTL_DAYS ?? 7),
     adminEmail: env.ADMIN_EMAIL ?? DEV_ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
+    replaceDevelopmentAdminPassword: env.REPLACE_DEVELOPMENT_ADMIN_PASSWORD === "true",
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? "Atende <no-reply@atende.local>",
@@ -229,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: loadRateLimits(env),
     campaignAnalysisHeapMb: heapMb(env, "CAMPAIGN_ANALYSIS_HEAP_MB"),
     contactsImportHeapMb: heapMb(env, "CONTACTS_IMPORT_HEAP_MB"),
+    contactsImportMaxBytes: importMaxBytes(env),
   };
   if (!Number.isFinite(config.drainSeconds) || config.drainSeconds < 0 || config.drainSeconds > 60) {
     throw new ConfigError("SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 60");

@@ -5,6 +5,7 @@ import { assertDatabaseChoice, ConfigError, loadConfig } from "./config.js";
 import { installProcessHandlers } from "./core/process-handlers.js";
 import { openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
+import { assertNoDevelopmentPassword } from "./db/development-password.js";
 import { seedFirstStart } from "./db/seed.js";
 import { createPool, Sql } from "./db/sql.js";
 import { seedSandboxBusiness } from "./domains/campaign-templates/sandbox-business.js";
@@ -32,6 +33,15 @@ async function main() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   const firstStart = await seedFirstStart(new Sql(pool), config);
   if (firstStart) console.log(`Created the platform company and super administrator ${config.adminEmail}`);
+  try {
+    await assertNoDevelopmentPassword(new Sql(pool), config, log);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`Refusing to start: ${err.message}`);
+    await pool.end();
+    await db.embedded?.stop();
+    process.exit(1);
+  }
   const built = await buildApp(config, pool, db.url);
   await built.start();
   // where sandbox connections are allowed, the first start also creates the sandbox business

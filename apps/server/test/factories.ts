@@ -92,3 +92,30 @@ export async function sealStored(
     await sql.exec(`UPDATE ${table} SET ${column} = $2 WHERE id = $1`, [id, secrets.seal({ companyId: company_id, column: `${table}.${column}`, row: id }, plain)]);
   }
 }
+
+export interface FormPart {
+  name: string;
+  value?: string;
+  file?: { name: string; type?: string; data: Buffer | string };
+}
+
+/** A multipart/form-data body as a browser sends it (fields and files; a file's type defaults to text/csv). */
+export function multipartBody(parts: FormPart[]) {
+  const boundary = "----atendeTestBoundary";
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    if (p.file) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.name}"\r\nContent-Type: ${p.file.type ?? "text/csv"}\r\n\r\n`,
+        ),
+      );
+      chunks.push(typeof p.file.data === "string" ? Buffer.from(p.file.data) : p.file.data);
+      chunks.push(Buffer.from("\r\n"));
+    } else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value ?? ""}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}

@@ -44,6 +44,7 @@ const A = {} as {
   smsSandboxMessageId: number;
   emailCampaignId: number;
   emailSenderId: number;
+  uploadId: number;
 };
 
 type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
@@ -141,6 +142,7 @@ const ROUTES: Record<string, RouteCase> = {
   "/api/tags/:id": { params: { id: id("tagId") }, body: { PUT: () => ({ name: "Hijacked" }) } },
   "/api/quick-messages/:id": { params: { id: id("quickMessageId") }, body: { PUT: () => ({ shortcode: "hijacked", message: "Hijacked" }) } },
   "/api/quick-messages/:id/media": { params: { id: id("quickMessageId") } },
+  "/api/upload/:id": { params: { id: id("uploadId") } },
   "/api/quick-messages/:id/media-upload": { params: { id: id("quickMessageId") }, upload: ["POST"] },
   "/api/tickets/:idOrUuid": { params: { idOrUuid: id("ticketUuid") } },
   "/api/tickets/:id": { params: { id: id("ticketId") }, body: { PUT: () => ({ status: "closed" }) } },
@@ -193,6 +195,8 @@ const ROUTES: Record<string, RouteCase> = {
  * Routes whose path parameter is not a row id of a company: called all the same (A's rows must not
  * change), with the status they answer to B's admin.
  */
+/** A pay link naming company A's first invoice (`cid` 1, `inv` 1), signed with no key of the server's. */
+const FORGED_PAY_LINK = "eyJhbGciOiJIUzI1NiJ9.eyJ0eXAiOiJpbnZvaWNlLXBheSIsImNpZCI6MSwiaW52IjoxfQ.Zm9yZ2Vk";
 const NOT_ROW_IDS: Record<string, RouteCase> = {
   "/api/settings/:key": {
     params: { key: () => "userRating" },
@@ -221,6 +225,14 @@ const NOT_ROW_IDS: Record<string, RouteCase> = {
     params: { secret: () => "guessed-secret" },
     body: { POST: () => ({ pix: [{ endToEndId: "E00000000202611260000guess00002", txid: A.pixTxid, valor: "1.00" }] }) },
     why: "public: the BCB API appends /pix to the registered webhook URL",
+  },
+  "/api/public/invoices/:token": {
+    params: { token: () => FORGED_PAY_LINK },
+    why: "public: the signed pay link is the credential (billing/pay-link.ts); a forged one names no invoice",
+  },
+  "/api/public/invoices/:token/pix": {
+    params: { token: () => FORGED_PAY_LINK },
+    why: "public: the signed pay link is the credential; a forged one charges nothing",
   },
   "/api/pix/sandbox/charges/:txid": {
     params: { txid: () => A.pixTxid },
@@ -275,6 +287,10 @@ async function seedCompanyA(): Promise<void> {
     "INSERT INTO quick_messages (company_id, user_id, shortcode, message, media_path, media_name) VALUES ($1, $2, 'oi', 'Olá', 'a/qm.png', 'qm.png') RETURNING id",
     [c, a.admin.id],
   )).id;
+  A.uploadId = Number((await one<{ id: string }>(
+    "INSERT INTO uploads (company_id, storage_key, file_name, mimetype, size, user_id) VALUES ($1, $2, 'logo.png', 'image/png', 70, $3) RETURNING id::text",
+    [c, `${c}/2026-01/a.png`, a.admin.id],
+  )).id);
   A.scheduleId = (await one<{ id: number }>(
     "INSERT INTO schedules (company_id, body, send_at, contact_id, whatsapp_id, user_id, media_path, media_name) VALUES ($1, 'Agendada', '2099-01-01T12:00:00Z', $2, $3, $4, 'a/s.png', 's.png') RETURNING id",
     [c, A.contactId, A.whatsappId, a.admin.id],

@@ -71,7 +71,10 @@ describe.skipIf(!redisUp)("socket.io Redis adapter", () => {
     otherOnB.onAny((event: string) => {
       if (event === `company-${t.companyId}-user`) leaked = true;
     });
-    const received = new Promise<unknown>((resolve) => onB.once(`company-${t.companyId}-user`, resolve));
+    // the edit's event (not the admin's own presence, announced when the socket connected)
+    const received = new Promise<unknown>((resolve) =>
+      onB.on(`company-${t.companyId}-user`, (e: { user?: { id: number } }) => e.user?.id === t.user.id && resolve(e)),
+    );
 
     const res = await a.api("PUT", `/api/users/${t.user.id}`, { token: t.admin.token, body: { name: "Via Redis" } });
     expect(res.statusCode).toBe(200);

@@ -121,6 +121,10 @@ export const ERROR_STATUS = {
   ERR_PIX_UNAVAILABLE: 503,
   ERR_PIX_CHARGE_NOT_FOUND: 404,
   ERR_PIX_CHARGE_NOT_PAYABLE: 409,
+  // Billing: a pay link (signed link to one invoice's Pix page) forged, altered, expired or naming an
+  // invoice of another company; a plan of no value chosen at sign-up (it could never be paid for)
+  ERR_PAY_LINK_INVALID: 404,
+  ERR_PLAN_NOT_OFFERED: 400,
   // SMS campaigns (domains/sms-campaigns): spec 3 §5 SMS rules, the file upload, the status machine,
   // the provider's webhooks
   ERR_SMS_TEMPLATE_REQUIRED: 400,
@@ -146,6 +150,8 @@ export const ERROR_STATUS = {
   // Opt-out list (domains/opt-outs): an address or number already listed, one listed nowhere in the company
   ERR_OPT_OUT_DUPLICATE: 409,
   ERR_OPT_OUT_NOT_FOUND: 404,
+  // POST /upload (domains/uploads): a file whose first bytes are none of UPLOAD_MEDIA_TYPES (extension)
+  ERR_UPLOAD_TYPE_UNSUPPORTED: 415,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

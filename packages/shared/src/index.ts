@@ -14,3 +14,7 @@ export * from "./keywords.js";
 export * from "./opt-outs.js";
 export * from "./sms-segments.js";
 export * from "./sms-variables.js";
+export * from "./link-domains.js";
+export * from "./presence.js";
+export * from "./number-format.js";
+export * from "./ticket-labels.js";

@@ -28,3 +28,11 @@ export function isInlineMediaType(mediaType: string): boolean {
   const base = cleanMediaType(mediaType).split(";")[0]!;
   return INLINE_IMAGES.has(base) || base.startsWith("audio/") || base.startsWith("video/") || base === "application/pdf";
 }
+
+/**
+ * POST /upload (spec 2-administration §7, the queue dialog's file): the types it keeps, told by the
+ * file's first bytes on the server (a name or a declared type proves nothing). At most
+ * LIMITS.attachmentMaxBytes (10 MB). The web's file picker offers the same list.
+ */
+export const UPLOAD_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "audio/mpeg", "audio/ogg", "video/mp4"] as const;
+export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[number];

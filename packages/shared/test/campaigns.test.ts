@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { campaignDeliveryPercent, campaignRowAction, campaignStatusLabel } from "../src/index.js";
+import { campaignDeliveryPercent, formatPercent, campaignRowAction, campaignStatusLabel } from "../src/index.js";
 
 /** Spec 3 §4 (labels, row actions) and §9 (delivery percent), one rule for the web list. */
 describe("campaign list rules", () => {
@@ -24,8 +24,8 @@ describe("campaign list rules", () => {
   });
 
   it("delivery percent = delivered / (total − invalid), two decimals", () => {
-    expect(campaignDeliveryPercent({ countDelivered: 333, countTotal: 1000, countInvalid: 100 })).toBe("37.00");
-    expect(campaignDeliveryPercent({ countDelivered: 1, countTotal: 3, countInvalid: 0 })).toBe("33.33");
-    expect(campaignDeliveryPercent({ countDelivered: 0, countTotal: 5, countInvalid: 5 })).toBe("0.00");
+    expect(campaignDeliveryPercent({ countDelivered: 333, countTotal: 1000, countInvalid: 100 })).toBe(37);
+    expect(formatPercent(campaignDeliveryPercent({ countDelivered: 1, countTotal: 3, countInvalid: 0 }))).toBe("33,33%");
+    expect(campaignDeliveryPercent({ countDelivered: 0, countTotal: 5, countInvalid: 5 })).toBe(0);
   });
 });

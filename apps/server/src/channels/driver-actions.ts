@@ -2,9 +2,17 @@ import type { MediaType } from "@atende/shared";
 import type { AppContext } from "../core/context.js";
 import { AppError } from "../core/errors.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
-import type { InboundResult } from "./inbound.js";
-import type { ChannelManager } from "./manager.js";
+import type { WhatsappDriver } from "./driver.js";
+import type { InboundResult } from "./sink.js";
 import { SandboxDriver } from "./sandbox-driver.js";
+
+/** What an action needs of the process's channel manager (manager.ts ChannelManager). */
+export interface DriverHost {
+  get(whatsappId: number): WhatsappDriver | undefined;
+  requireConnected(companyId: number, whatsappId: number | null): Promise<WhatsappDriver>;
+  start(companyId: number, whatsappId: number, provider: string, resume?: boolean, pairingNumber?: string): Promise<WhatsappDriver>;
+  disconnect(companyId: number, whatsappId: number): Promise<void>;
+}
 
 /**
  * The driver-direct actions: what needs the live driver of a connection, run on the process that runs
@@ -59,7 +67,7 @@ interface Call<A extends DriverAction> {
   args: DriverActionArgs<A>;
 }
 
-async function sandboxDriver(manager: ChannelManager, companyId: number, whatsappId: number): Promise<SandboxDriver> {
+async function sandboxDriver(manager: DriverHost, companyId: number, whatsappId: number): Promise<SandboxDriver> {
   const driver = manager.get(whatsappId);
   if (!(driver instanceof SandboxDriver) || driver.companyId !== companyId || !driver.connected) {
     throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão sandbox não está conectada");
@@ -68,7 +76,7 @@ async function sandboxDriver(manager: ChannelManager, companyId: number, whatsap
 }
 
 /** Runs an action with this process's driver (the caller made sure this process runs, or may start, it). */
-export async function runDriverAction<A extends DriverAction>(ctx: AppContext, manager: ChannelManager, call: Call<A>): Promise<DriverActionResult<A>> {
+export async function runDriverAction<A extends DriverAction>(ctx: AppContext, manager: DriverHost, call: Call<A>): Promise<DriverActionResult<A>> {
   const { companyId, whatsappId } = call;
   const c = call as Call<DriverAction>;
   switch (c.action) {

@@ -50,6 +50,15 @@ describe("processInboundBatch (a webhook delivery's messages together)", () => {
       [ticketA],
     );
     expect(rowA).toEqual({ unread_messages: unreadBefore + 3, last_message: "a3", queue_id: q1 });
+    // the messages' words are the ticket's search words (added by the batch's own UPDATE, migration 0821)
+    const words = (id: number, q: string) => app.sql.one<{ found: boolean }>("SELECT search_words @@ $2::tsquery AS found FROM tickets WHERE id = $1", [id, q]);
+    expect(await words(ticketA, "a1 & a2 & a3")).toEqual({ found: true });
+    // ...and outside the batch the trigger still adds them (the flag is the batch transaction's only)
+    await app.sql.exec(
+      "INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me) SELECT company_id, id, contact_id, whatsapp_id, 'jabuticaba', true FROM tickets WHERE id = $1",
+      [ticketA],
+    );
+    expect(await words(ticketA, "jabuticaba")).toEqual({ found: true });
 
     const ticketB = await app.sql.one<{ id: number; status: string; chatbot: boolean }>(
       "SELECT t.id, t.status, t.chatbot FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE c.company_id = $1 AND c.number = $2",
@@ -125,6 +134,50 @@ describe("processInboundBatch (a webhook delivery's messages together)", () => {
       [t.companyId, g],
     );
     expect(tg).toEqual({ queue_id: q1, chatbot: false });
+  });
+
+  it("opens returning customers' tickets together; a rating reply and a changed id still take the per-message way", async () => {
+    const t = await buildTenant(app);
+    const q1 = await buildQueue(app.sql, t.companyId, { name: "Vendas" });
+    await app.sql.exec("UPDATE queues SET greeting_message = 'Olá de novo' WHERE id = $1", [q1]);
+    const wa = await connectedSandbox(app, t.admin.token, { queueIds: [q1] });
+    const [back, rater, moved] = ["5531988880001", "5531988880002", "5531988880003"];
+    const closed: Record<string, number> = {};
+    for (const n of [back, rater, moved]) {
+      closed[n] = (await inbound(app, t.admin.token, wa, { number: n, body: "primeira conversa" })).ticketId;
+      await app.sql.exec("UPDATE tickets SET status = 'closed' WHERE id = $1", [closed[n]]);
+    }
+    // the rater was asked for a rating when the ticket closed; the moved one now writes under another WhatsApp id
+    await app.sql.exec("UPDATE tickets SET rating_until = now() + interval '1 hour' WHERE id = $1", [closed[rater]]);
+    await app.sql.exec("UPDATE contacts SET wa_id = '553188880003' WHERE company_id = $1 AND number = $2", [t.companyId, moved]);
+    const contactsBefore = (await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1", [t.companyId])).n;
+    const prepared = {
+      connection: (await whatsappRepo.findWhatsapp(app.sql, t.companyId, wa))!,
+      ownNumbers: await connectionNumbers(app.sql, t.companyId),
+      checkedNew: true,
+    };
+    await processInboundBatch(app.ctx, { companyId: t.companyId, whatsappId: wa }, [text("RB1", back, "voltei"), text("RR1", rater, "5"), text("RM1", moved, "oi")], prepared);
+
+    const active = (number: string) =>
+      app.sql.maybe<{ id: number; queue_id: number | null; customer: string[] }>(
+        `SELECT t.id, t.queue_id, ARRAY(SELECT body FROM messages m WHERE m.ticket_id = t.id AND NOT m.from_me ORDER BY m.id) AS customer
+           FROM tickets t JOIN contacts c ON c.id = t.contact_id
+          WHERE c.company_id = $1 AND c.number = $2 AND t.whatsapp_id = $3 AND t.status <> 'closed'`,
+        [t.companyId, number, wa],
+      );
+    // the returning customer: a new ticket in the queue, greeted, the old one untouched
+    const tb = await active(back);
+    expect(tb).toMatchObject({ queue_id: q1, customer: ["voltei"] });
+    expect(tb!.id).not.toBe(closed[back]);
+    expect(await phoneOutbox(app, t.admin.token, wa, back)).toContain("Olá de novo");
+    // the rating reply: recorded on the closed ticket, no new ticket
+    expect(await active(rater)).toBeNull();
+    expect(await app.sql.one("SELECT rate FROM ticket_ratings WHERE ticket_id = $1", [closed[rater]])).toEqual({ rate: 5 });
+    // the changed id: recorded on the contact, and the message in a new ticket
+    expect(await app.sql.one("SELECT wa_id FROM contacts WHERE company_id = $1 AND number = $2", [t.companyId, moved])).toEqual({ wa_id: moved });
+    expect(await active(moved)).toMatchObject({ customer: ["oi"] });
+    // no contact created for anyone of them
+    expect((await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1", [t.companyId])).n).toBe(contactsBefore);
   });
 
   it("ignores messages from the company's own connection numbers", async () => {

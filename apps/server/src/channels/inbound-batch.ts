@@ -14,21 +14,26 @@ import { botsAnswer } from "./bots-answer.js";
 import type { InboundMessage } from "./driver.js";
 import { processInbound, senderKey, type Connection, type InboundPrepared } from "./inbound.js";
 import { touchExpiry } from "./routing/expiry.js";
-import { decideRoute, ROUTING_COLUMNS, type RoutingTicket } from "./routing/queue-routing.js";
+import { decideRoute, ROUTING_COLUMNS, RoutingReads, type RoutingTicket } from "./routing/queue-routing.js";
+import { campaignReplyRoutes } from "../domains/campaign-dispatch/replies.js";
 import { emitContactEvent } from "../domains/contacts/events.js";
 
 interface NewConversation {
   number: string;
   contactId: number;
+  /** The contact was created here (a customer never seen), not a returning one. */
+  newContact: boolean;
   ticket: RoutingTicket;
 }
 
 /**
- * The contacts and tickets of customers never seen before, in three statements: the contacts
- * (`ON CONFLICT DO NOTHING`: a number that exists already is left to the per-message way, since its
- * answer may be a rating), their tickets (the partial unique index of one active ticket per contact
- * and connection has the last word; their tracking rows come from the triggers of migration 0400), then the tickets locked with what
- * routing reads. Rows go in number order, so deliveries of two connections never deadlock on them.
+ * The tickets of customers without an active ticket, in four statements: the contacts of numbers
+ * never seen (`ON CONFLICT DO NOTHING`), the returning customers' contacts (a contact whose message
+ * may be a rating reply, or whose WhatsApp ids the message changes, is left to the per-message way,
+ * which records them), their tickets (the partial unique index of one active ticket per contact and
+ * connection has the last word; their tracking rows come from the triggers of migration 0400), then
+ * the tickets locked with what routing reads. Rows go in number order, so deliveries of two
+ * connections never deadlock on them.
  */
 async function createConversations(
   sql: Sql,
@@ -39,7 +44,7 @@ async function createConversations(
   const { companyId, whatsappId } = conn;
   // a user id already on another contact (the same person under their number) also leaves the
   // message to the per-message way, which links the two
-  const contacts = await sql.many<{ id: number; number: string }>(
+  const inserted = await sql.many<{ id: number; number: string }>(
     `INSERT INTO contacts (company_id, name, number, is_group, whatsapp_id, wa_id, wa_user_id)
      SELECT $1, v.name, v.number, false, $2, v.wa_id, v.user_id FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS v(number, name, wa_id, user_id)
       ORDER BY v.number
@@ -53,6 +58,19 @@ async function createConversations(
       firsts.map((m) => m.userId ?? (isWhatsappUserId(m.from) ? m.from : null)),
     ],
   );
+  const isNew = new Set(inserted.map((c) => c.number));
+  const returning = firsts.filter((m) => !isNew.has(senderKey(m)));
+  const known = returning.length
+    ? await sql.many<{ id: number; number: string; wa_id: string | null; wa_user_id: string | null }>(
+        `SELECT c.id, c.number, c.wa_id, c.wa_user_id FROM unnest($2::text[]) AS n(number)
+           JOIN contacts c ON c.company_id = $1 AND c.number = n.number
+          WHERE NOT EXISTS (SELECT 1 FROM tickets t WHERE t.company_id = $1 AND t.contact_id = c.id AND t.whatsapp_id = $3
+                               AND t.status = 'closed' AND t.rating_until IS NOT NULL)`,
+        [companyId, returning.map(senderKey), whatsappId],
+      )
+    : [];
+  const messageOf = new Map(returning.map((m) => [senderKey(m), m]));
+  const contacts = [...inserted, ...known.filter((c) => !identityChanges(messageOf.get(c.number)!, c))];
   if (!contacts.length) return [];
   const single = connection.queues.length === 1 ? connection.queues[0]!.id : null;
   const created = await sql.many<{ id: number; contact_id: number }>(
@@ -60,7 +78,7 @@ async function createConversations(
      SELECT $1, c, $2, 'pending', NULL, $3::int, false, false, false FROM unnest($4::int[]) AS c ORDER BY c
      ON CONFLICT (company_id, contact_id, whatsapp_id) WHERE status <> 'closed' DO NOTHING
      RETURNING id, contact_id`,
-    [companyId, whatsappId, single, contacts.map((c) => c.id)],
+    [companyId, whatsappId, single, contacts.map((c) => c.id).sort((a, b) => a - b)],
   );
   if (!created.length) return [];
   const ids = created.map((t) => t.id);
@@ -69,19 +87,26 @@ async function createConversations(
     [companyId, ids, connection.time_use_bot_queues],
   );
   const numberOf = new Map(contacts.map((c) => [c.id, c.number]));
-  return locked.map((t) => ({ number: numberOf.get(t.contact_id)!, contactId: t.contact_id, ticket: t }));
+  return locked.map((t) => ({ number: numberOf.get(t.contact_id)!, contactId: t.contact_id, newContact: isNew.has(numberOf.get(t.contact_id)!), ticket: t }));
+}
+
+/** The message names the contact by another form of the number, or a new user id: the per-message way records it. */
+function identityChanges(m: InboundMessage, c: { wa_id: string | null; wa_user_id: string | null }): boolean {
+  const waId = isWhatsappUserId(m.from) ? c.wa_id : m.from;
+  return waId !== c.wa_id || (m.userId !== undefined && m.userId !== c.wa_user_id);
 }
 
 /**
  * Many customers' messages of one connection at once (a webhook delivery), in a handful of statements
  * instead of a dozen per message: the conversations' advisory locks (sorted), their contacts and
- * active tickets, the contacts and tickets of customers never seen before (createConversations), one
- * multi-row insert, one update of the tickets, the new tickets' routing, then one read of the tickets
- * and one of the messages for the events, and the automatic answers (greeting, menu, out of hours)
- * after the commit. A new customer's first message takes this way; their later messages in the same
- * delivery, a ticket waiting in the queue menu, a known contact without an active ticket (a possible
- * rating reply), groups and messages typed on the connection's phone go through processInbound one
- * by one afterwards (routing, greetings, ratings). The messages of one customer keep their order.
+ * active tickets, the tickets of customers without one, new or returning (createConversations), one
+ * multi-row insert, one update of the tickets, the new tickets' routing (its reads shared), then one
+ * read of the tickets and one of the messages for the events, and the automatic answers (greeting,
+ * menu, out of hours) after the commit. A customer's first message without an active ticket takes
+ * this way; their later messages in the same delivery, a ticket waiting in the queue menu, a contact
+ * with a rating asked (the message may be the rating) or whose ids the message changes, groups and
+ * messages typed on the connection's phone go through processInbound one by one afterwards (routing,
+ * greetings, ratings). The messages of one customer keep their order.
  */
 export async function processInboundBatch(ctx: AppContext, conn: Connection, msgs: InboundMessage[], prepared: InboundPrepared): Promise<void> {
   const { companyId, whatsappId } = conn;
@@ -96,10 +121,13 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
   const stored = await ctx.sql.tx(async (sql) => {
     const numbers = [...new Set(candidates.map(senderKey))].sort();
     if (!numbers.length) return null;
-    await sql.exec("SELECT pg_advisory_xact_lock(727100, hashtext(k)) FROM (SELECT $1::text || ':' || n AS k FROM unnest($2::text[]) n ORDER BY 1) x", [
-      String(whatsappId),
-      numbers,
-    ]);
+    // with the locks, this transaction takes over the message-words trigger (migration 0821): the
+    // words go into the tickets' one UPDATE below, one row version per ticket instead of two
+    await sql.exec(
+      `SELECT pg_advisory_xact_lock(727100, hashtext(k)) FROM (SELECT $1::text || ':' || n AS k FROM unnest($2::text[]) n ORDER BY 1) x,
+              (SELECT set_config('atende.words_by_caller', 'on', true)) flag`,
+      [String(whatsappId), numbers],
+    );
     const tickets = await sql.many<{
       id: number;
       number: string;
@@ -124,19 +152,19 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     );
     // a contact whose WhatsApp ids the message updates (another form of the number, a new user id) is
     // handled by the per-message way, which records them
+    const ticketOf = new Map(tickets.map((t) => [t.number, t]));
     const stale = new Set(
       candidates
         .filter((m) => {
-          const t = tickets.find((x) => x.number === senderKey(m));
-          if (!t) return false;
-          const waId = isWhatsappUserId(m.from) ? t.wa_id : m.from;
-          return waId !== t.wa_id || (m.userId !== undefined && m.userId !== t.wa_user_id);
+          const t = ticketOf.get(senderKey(m));
+          return t !== undefined && identityChanges(m, t);
         })
         .map(senderKey),
     );
     for (const key of stale) fast.delete(key);
-    // customers never seen: contact and ticket created here, their first message routed below (the
-    // rest of their messages follow through the per-message way, which sees the routed ticket)
+    // customers without an active ticket (never seen, or returning): the ticket (and a new customer's
+    // contact) created here, their first message routed below (the rest of their messages follow
+    // through the per-message way, which sees the routed ticket)
     const known = new Set(tickets.map((t) => t.number));
     const firsts = new Map<string, InboundMessage>();
     for (const m of candidates) if (!known.has(senderKey(m)) && !firsts.has(senderKey(m))) firsts.set(senderKey(m), m);
@@ -189,30 +217,37 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
     rows.sort((a, b) => a.id - b.id);
     // each ticket: its newest message, and one more unread per message
     const byProvider = new Map(mine.map((m) => [m.providerId, m]));
-    const last = new Map<number, { id: number; preview: string; n: number }>();
+    const last = new Map<number, { id: number; preview: string; n: number; bodies: string[] }>();
     for (const r of rows) {
       const m = byProvider.get(r.provider_id)!;
       const previous = last.get(r.ticket_id);
-      last.set(r.ticket_id, { id: r.id, preview: messagePreview(m.body, m.mediaType, m.media?.fileName, m.unsupported).slice(0, 1000), n: (previous?.n ?? 0) + 1 });
+      const preview = messagePreview(m.body, m.mediaType, m.media?.fileName, m.unsupported).slice(0, 1000);
+      last.set(r.ticket_id, { id: r.id, preview, n: (previous?.n ?? 0) + 1, bodies: [...(previous?.bodies ?? []), m.body] });
     }
     if (last.size) {
+      const v = [...last.values()];
       await sql.exec(
         `UPDATE tickets t SET last_message = v.preview, last_message_at = now(), last_message_id = v.mid, from_me = false,
-                unread_messages = t.unread_messages + v.n, updated_at = now()
-           FROM unnest($2::int[], $3::text[], $4::bigint[], $5::int[]) AS v(tid, preview, mid, n)
+                unread_messages = t.unread_messages + v.n, updated_at = now(),
+                search_words = t.search_words || message_search_words(v.bodies)
+           FROM unnest($2::int[], $3::text[], $4::bigint[], $5::int[], $6::text[]) AS v(tid, preview, mid, n, bodies)
           WHERE t.company_id = $1 AND t.id = v.tid`,
-        [companyId, [...last.keys()], [...last.values()].map((v) => v.preview), [...last.values()].map((v) => v.id), [...last.values()].map((v) => v.n)],
+        [companyId, [...last.keys()], v.map((x) => x.preview), v.map((x) => x.id), v.map((x) => x.n), v.map((x) => x.bodies.join(" "))],
       );
       for (const ticketId of last.keys()) await touchExpiry(ctx, sql, companyId, ticketId, prepared.connection.expires_ticket);
     }
     // the new tickets' routing (greeting, queue menu, out of hours), as processInbound does
     const sends = new Map<number, string[]>();
+    // what routing reads, once for them all (the campaign routes of every new ticket in one statement)
+    const routes = await campaignReplyRoutes(sql, companyId, whatsappId, fresh.map((f) => f.number));
+    const now = new Date();
+    const reads = new RoutingReads(sql, companyId, now, new Map(fresh.flatMap((f) => (routes.has(f.number) ? [[f.ticket.id, routes.get(f.number)!]] : []))));
     for (const f of fresh) {
-      const decision = await decideRoute(sql, f.ticket, prepared.connection, firsts.get(f.number)!.body, true);
+      const decision = await decideRoute(sql, f.ticket, prepared.connection, firsts.get(f.number)!.body, true, now, reads);
       if (Object.keys(decision.patch).length) await ticketRepo.updateTicket(sql, companyId, f.ticket.id, decision.patch);
       if (decision.sends.length) sends.set(f.ticket.id, decision.sends);
     }
-    return { ...none, rows, contacts: fresh.map((f) => f.contactId), created: fresh.map((f) => f.ticket.id), sends };
+    return { ...none, rows, contacts: fresh.filter((f) => f.newContact).map((f) => f.contactId), created: fresh.map((f) => f.ticket.id), sends };
   });
 
   if (stored?.rows.length) {
@@ -242,7 +277,7 @@ export async function processInboundBatch(ctx: AppContext, conn: Connection, msg
             await sendOutgoing(ctx, { ticket, body: text, userId: null });
           } catch (err) {
             // the customer's message is stored; an automatic answer that cannot go out is only logged
-            if (!(err instanceof AppError)) console.error("automatic message failed", err);
+            if (!(err instanceof AppError)) ctx.log.error({ err, ticketId, companyId: ticket.company_id }, "automatic message failed");
           }
         }
       }),

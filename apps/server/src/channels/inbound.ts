@@ -13,6 +13,7 @@ import { AppError } from "../core/errors.js";
 import type { Sql } from "../db/sql.js";
 import { botsAnswer } from "./bots-answer.js";
 import type { InboundMessage } from "./driver.js";
+import type { InboundResult } from "./sink.js";
 import { noteCampaignReplies } from "../domains/campaign-dispatch/replies.js";
 import { takeRatingReply } from "./routing/closing.js";
 import { touchExpiry } from "./routing/expiry.js";
@@ -36,16 +37,6 @@ export interface Connection {
   whatsappId: number;
 }
 
-export interface InboundResult {
-  messageId: number;
-  ticketId: number;
-  contactId: number;
-  duplicate: boolean;
-  /** Not stored: the sender is one of the company's own connection numbers (ERR_CONTACT_IS_WHATSAPP). */
-  ignored?: boolean;
-  /** Stored as the 1-5 rating of the contact's last closed ticket (`ticketId`), not as a new ticket. */
-  rating?: number;
-}
 
 /**
  * Messages of one conversation are handled one after the other, in arrival order, in this process;
@@ -225,7 +216,7 @@ async function handleInbound(ctx: AppContext, conn: Connection, msg: InboundMess
       await sendOutgoing(ctx, { ticket, body: text, userId: null });
     } catch (err) {
       // The customer's message is stored; an automatic answer that cannot go out is only logged.
-      if (!(err instanceof AppError)) console.error("automatic message failed", err);
+      if (!(err instanceof AppError)) ctx.log.error({ err, ticketId: ticket.id, companyId: ticket.company_id }, "automatic message failed");
     }
   }
   // a bot or an AI prompt answers while no agent has the ticket (bots-answer.ts)

@@ -6,9 +6,8 @@ import { rooms } from "../core/realtime.js";
 import { presentSession, presentWhatsapp } from "../domains/whatsapp/presenter.js";
 import * as whatsappRepo from "../domains/whatsapp/repository.js";
 import type { DriverEvents, OutgoingCheck, WhatsappDriver } from "./driver.js";
-import { applyAck, applyEdit, applyRevoke, processInbound } from "./inbound.js";
 import { SandboxDriver } from "./sandbox-driver.js";
-import { claimQueued, deliverQueued, failInterrupted } from "../domains/messages/send-message.js";
+import { channelSink } from "./sink.js";
 import { answerCall, CALLS_CHANNEL, callsWaiting, claimCalls, DriverCallClient, sweepCalls, type DriverCallRow } from "./driver-calls.js";
 import { runDriverAction, type DriverAction, type DriverActionArgs, type DriverActionResult, DRIVER_ACTIONS } from "./driver-actions.js";
 import {
@@ -207,7 +206,7 @@ export class ChannelManager {
     const fence = await claimLease(this.ctx.sql, whatsappId, this.ownerId, !resume);
     if (!fence) throw new AppError("ERR_WAPP_NOT_INITIALIZED", "A conexão está sendo executada por outro servidor");
     this.startTimers();
-    await failInterrupted(this.ctx, whatsappId);
+    await channelSink().failInterrupted(this.ctx, whatsappId);
     const previous = this.drivers.get(whatsappId);
     if (previous) await previous.stop().catch((err: unknown) => this.failedStop(err, whatsappId));
     const driver = factory(this.ctx, { companyId, whatsappId, resume, pairingNumber, fence, events: this.eventsFor(companyId, whatsappId, fence) });
@@ -399,11 +398,11 @@ export class ChannelManager {
         if (!driver) return;
         // fenced: a process that lost the lease claims nothing (its driver stops at the next poll)
         if (!driver.fence) return;
-        const batch = await claimQueued(this.ctx.sql, driver.fence, 20);
+        const batch = await channelSink().claimQueued(this.ctx.sql, driver.fence, 20);
         if (!batch.length) return;
         // a failed send is recorded on its message (failed, with the error) by deliverQueued
         for (const m of batch) {
-          await deliverQueued(this.ctx, driver, m.company_id, m.id).catch((err: unknown) =>
+          await channelSink().deliverQueued(this.ctx, driver, m.company_id, m.id).catch((err: unknown) =>
             this.ctx.log.warn({ err, companyId: m.company_id, whatsappId, messageId: m.id }, "queued message not sent"),
           );
         }
@@ -418,7 +417,7 @@ export class ChannelManager {
 
   /** Ack from a driver or a durable ack job. */
   async handleAck(companyId: number, whatsappId: number, providerId: string, ack: number): Promise<void> {
-    await applyAck(this.ctx, companyId, whatsappId, providerId, ack);
+    await channelSink().ack(this.ctx, companyId, whatsappId, providerId, ack);
   }
 
   /**
@@ -448,10 +447,10 @@ export class ChannelManager {
       qr: (qrcode) => this.setSession(companyId, whatsappId, "qrcode", qrcode, undefined, fence),
       // While PAIRING the qrcode column holds the pairing code (presented as `pairingCode`).
       status: (status, info) => this.setSession(companyId, whatsappId, status, status === "PAIRING" ? (info?.pairingCode ?? "") : "", info?.number, fence),
-      message: (message) => processInbound(this.ctx, { companyId, whatsappId }, message),
-      ack: (providerId, ack) => applyAck(this.ctx, companyId, whatsappId, providerId, ack),
-      edit: (providerId, body) => applyEdit(this.ctx, companyId, whatsappId, providerId, body),
-      revoke: (providerId) => applyRevoke(this.ctx, companyId, whatsappId, providerId),
+      message: (message) => channelSink().message(this.ctx, { companyId, whatsappId }, message),
+      ack: (providerId, ack) => channelSink().ack(this.ctx, companyId, whatsappId, providerId, ack),
+      edit: (providerId, body) => channelSink().edit(this.ctx, companyId, whatsappId, providerId, body),
+      revoke: (providerId) => channelSink().revoke(this.ctx, companyId, whatsappId, providerId),
     };
   }
 }

@@ -25,6 +25,51 @@ describe("FairQueue", () => {
     await Promise.all(all);
   });
 
+  it("serves a lower rank first: a real account's login before invented e-mails that arrived after it from many addresses", async () => {
+    const q = new FairQueue({ concurrency: 1, perKey: 2, maxWaiting: 64 });
+    const started: string[] = [];
+    const first = gate(started, "bogus0");
+    const all = [q.run("ip:0", first.run, true, 1)];
+    const real = gate(started, "real");
+    all.push(q.run("ip:real", real.run, true, 0));
+    // 40 addresses' invented e-mails arrive after the real login (same served count, later: LIFO would pick them)
+    const later = Array.from({ length: 40 }, (_, i) => gate(started, `bogus${i + 1}`));
+    later.forEach((j, i) => all.push(q.run(`ip:${i + 1}`, j.run, true, 1)));
+    await tick();
+    first.release();
+    await tick();
+    expect(started.slice(0, 2)).toEqual(["bogus0", "real"]);
+    real.release();
+    later.forEach((j) => j.release());
+    await Promise.all(all);
+  });
+
+  it("when full, a newcomer displaces a higher rank's waiting job, never a real account's login", async () => {
+    const q = new FairQueue({ concurrency: 1, perKey: 2, maxWaiting: 3 });
+    const started: string[] = [];
+    const refused: string[] = [];
+    const jobs = new Map<string, ReturnType<typeof gate>>();
+    const ask = (name: string, rank: number) => {
+      const g = gate(started, name);
+      jobs.set(name, g);
+      return q.run(`ip:${name}`, g.run, true, rank).catch((err: unknown) => {
+        if (!(err instanceof QueueFullError)) throw err;
+        refused.push(name);
+      });
+    };
+    const all = [ask("running", 1), ask("real", 0), ask("b1", 1), ask("b2", 1)];
+    await tick();
+    // full (3 waiting): each newcomer displaces an invented e-mail's job, not the real one
+    all.push(ask("b3", 1), ask("b4", 1));
+    await tick();
+    expect(refused.sort()).toEqual(["b1", "b2"]);
+    jobs.get("running")!.release();
+    await tick();
+    expect(started).toEqual(["running", "real"]);
+    for (const g of jobs.values()) g.release();
+    await Promise.all(all);
+  });
+
   it("serves a newcomer before the flooding key's backlog (round robin by key)", async () => {
     const q = new FairQueue({ concurrency: 1, perKey: 10, maxWaiting: 20 });
     const started: string[] = [];

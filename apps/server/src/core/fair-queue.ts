@@ -10,15 +10,18 @@ interface Job {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   seq: number;
+  rank: number;
 }
 
 /**
  * Runs at most `concurrency` jobs at once for keys (client addresses) that compete for them:
- * - next goes the waiting key served least so far, and among equals the one that arrived last
+ * - next goes a job of the lowest rank waiting (a caller's judgement: a login for an account that
+ *   exists before one for an unknown e-mail), then of the waiting key served least so far, and among
+ *   equals the one that arrived last
  *   (LIFO under overload: a burst from many addresses does not make a later newcomer wait behind it);
  * - a key may hold `perKey` jobs (running or waiting); more are refused at once (QueueFullError);
  * - at most `maxWaiting` jobs wait: when full, a newcomer (a key holding nothing) displaces the oldest
- *   waiting job of the busiest key, which is refused; anyone else is refused.
+ *   waiting job of the highest rank, then of the busiest key, which is refused; anyone else is refused.
  * A refusal is immediate, so a flood gets fast answers rather than seconds of waiting. p-limit and
  * p-queue have neither per-key fairness nor per-key caps, hence these lines.
  */
@@ -33,41 +36,51 @@ export class FairQueue {
 
   constructor(private readonly opts: { concurrency: number; perKey: number; maxWaiting: number }) {}
 
-  /** `capped: false` for trusted work (seeding, a signed-in user's form) that must never be refused. */
-  run<T>(key: string, task: () => Promise<T>, capped = true): Promise<T> {
+  /**
+   * `capped: false` for trusted work (seeding, a signed-in user's form) that must never be refused;
+   * `rank`: lower goes first (0 by default).
+   */
+  run<T>(key: string, task: () => Promise<T>, capped = true, rank = 0): Promise<T> {
     const held = this.held.get(key) ?? 0;
-    if (capped && (held >= this.opts.perKey || (this.waitingCount >= this.opts.maxWaiting && (held > 0 || !this.displaceOne())))) {
+    if (capped && (held >= this.opts.perKey || (this.waitingCount >= this.opts.maxWaiting && (held > 0 || !this.displaceOne(rank))))) {
       return Promise.reject(new QueueFullError(key));
     }
     this.held.set(key, held + 1);
     return new Promise<T>((resolve, reject) => {
       const jobs = this.waiting.get(key) ?? [];
-      jobs.push({ run: task, resolve: resolve as (v: unknown) => void, reject, seq: this.seq++ });
+      jobs.push({ run: task, resolve: resolve as (v: unknown) => void, reject, seq: this.seq++, rank });
       this.waiting.set(key, jobs);
       this.waitingCount++;
       this.next();
     });
   }
 
-  /** The waiting key served least so far; among equals the one whose next job arrived last. */
+  /** The waiting key whose next job has the lowest rank, then served least so far; among equals the one whose next job arrived last. */
   private fairestKey(): string {
     let best = "";
+    let bestRank = Infinity;
     let bestServed = Infinity;
     let bestSeq = -1;
     for (const [key, jobs] of this.waiting) {
+      const rank = jobs[0]?.rank ?? 0;
       const n = this.served.get(key) ?? 0;
       const seq = jobs[0]?.seq ?? -1;
-      if (n < bestServed || (n === bestServed && seq > bestSeq)) [best, bestServed, bestSeq] = [key, n, seq];
+      const better = rank < bestRank || (rank === bestRank && (n < bestServed || (n === bestServed && seq > bestSeq)));
+      if (better) [best, bestRank, bestServed, bestSeq] = [key, rank, n, seq];
     }
     return best;
   }
 
-  /** Refuses the oldest waiting job of the key holding (then served) most; false if nothing waits. */
-  private displaceOne(): boolean {
+  /**
+   * Refuses the oldest waiting job of the key whose next job has the highest rank, then holding (then
+   * served) most, and never of a lower rank than the newcomer's (`rank`); false if none.
+   */
+  private displaceOne(rank: number): boolean {
     let victim: string | undefined;
     let most = -1;
-    for (const key of this.waiting.keys()) {
-      const weight = (this.held.get(key) ?? 0) * 1_000_000 + (this.served.get(key) ?? 0);
+    for (const [key, jobs] of this.waiting) {
+      if ((jobs[0]?.rank ?? 0) < rank) continue;
+      const weight = (jobs[0]?.rank ?? 0) * 1e12 + (this.held.get(key) ?? 0) * 1_000_000 + (this.served.get(key) ?? 0);
       if (weight > most) [victim, most] = [key, weight];
     }
     if (victim === undefined) return false;

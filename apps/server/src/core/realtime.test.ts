@@ -49,6 +49,9 @@ describe("socket lifetime", () => {
 
   it("keeps a socket that sends its refreshed token, and refuses another session's token", async () => {
     const user = await freshUser();
+    // another user's session, logged in before the timed part (hashing a password took ~1 s under CI's
+    // load, past the refreshed token's 3 s); its fresh token comes from its refresh below, no hashing
+    const other = await loginWithCookie((await freshUser()).email);
     const { token, cookie } = await loginWithCookie(user.email);
     const socket = await open(token);
     await sleep(1500);
@@ -60,9 +63,9 @@ describe("socket lifetime", () => {
     await sleep(1800);
     expect(socket.connected).toBe(true);
 
-    const other = await freshUser();
-    const foreign = await loginWithCookie(other.email);
-    const refusal = await socket.emitWithAck("authToken", foreign.token);
+    const foreign = await app.api("POST", "/api/auth/refresh_token", { headers: { cookie: other.cookie } });
+    expect(foreign.statusCode).toBe(200);
+    const refusal = await socket.timeout(5000).emitWithAck("authToken", foreign.json().token);
     expect(refusal).toEqual({ error: "ERR_SESSION_EXPIRED" });
     await sleep(100);
     expect(socket.connected).toBe(false);
@@ -100,6 +103,55 @@ describe("socket cap and online flag", () => {
   });
 });
 
+describe("a page reload", () => {
+  it("leaves its user online when the old socket's offline write lands after the new socket's connect", async () => {
+    const user = await freshUser();
+    const { token } = await loginWithCookie(user.email);
+    const online = async () => (await app.sql.one<{ online: boolean }>("SELECT online FROM users WHERE id = $1", [user.id])).online;
+    const old = await open(token);
+    await sleep(200);
+    // hold the old socket's "online = false" until the new page's socket has connected and marked itself
+    let release!: () => void;
+    const newSocketUp = new Promise<void>((resolve) => (release = resolve));
+    const maybe = app.ctx.sql.maybe.bind(app.ctx.sql);
+    const spy = vi.spyOn(app.ctx.sql, "maybe").mockImplementation(async (text: string, params?: unknown[]) => {
+      if (text.includes("SET online = $3") && Array.isArray(params) && params[0] === user.id && params[2] === false) await newSocketUp;
+      return maybe(text, params);
+    });
+    let reloaded: Socket | undefined;
+    try {
+      old.close();
+      await sleep(100);
+      reloaded = await open(token);
+      await sleep(200);
+      release();
+      await sleep(300);
+      expect(await online()).toBe(true);
+    } finally {
+      spy.mockRestore();
+      reloaded?.close();
+    }
+  });
+});
+
+describe("presence on the users page", () => {
+  it("tells the company's admins when a user comes online and when the user's last socket closes", async () => {
+    const companyId = await buildCompany(app.sql);
+    const admin = await buildUser(app.sql, companyId, { profile: "admin" });
+    const agent = await buildUser(app.sql, companyId);
+    const watcher = await open((await loginWithCookie(admin.email)).token);
+    const seen: { id: number; online: boolean }[] = [];
+    watcher.on(`company-${companyId}-user`, (e: { action: string; user?: { id: number; online: boolean } }) => {
+      if (e.action === "update" && e.user?.id === agent.id) seen.push({ id: e.user.id, online: e.user.online });
+    });
+    const agentSocket = await open((await loginWithCookie(agent.email)).token);
+    await vi.waitFor(() => expect(seen).toEqual([{ id: agent.id, online: true }]));
+    agentSocket.close();
+    await vi.waitFor(() => expect(seen).toEqual([{ id: agent.id, online: true }, { id: agent.id, online: false }]));
+    watcher.close();
+  });
+});
+
 describe("userStatus", () => {
   it("logs a failed update instead of leaving an unhandled rejection", async () => {
     const user = await freshUser();
@@ -109,7 +161,7 @@ describe("userStatus", () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
     const logged = vi.spyOn(app.app.log, "error");
-    const exec = vi.spyOn(app.ctx.sql, "exec").mockRejectedValueOnce(new Error("database unavailable"));
+    const exec = vi.spyOn(app.ctx.sql, "maybe").mockRejectedValueOnce(new Error("database unavailable"));
     try {
       socket.emit("userStatus");
       await vi.waitFor(() => expect(logged).toHaveBeenCalled());

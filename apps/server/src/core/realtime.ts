@@ -2,9 +2,10 @@ import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { FastifyBaseLogger } from "fastify";
 import { Server, type Socket } from "socket.io";
-import { CLIENT_EVENTS, isAdmin, LIMITS, type ErrorCode } from "@atende/shared";
+import { CLIENT_EVENTS, isAdmin, isOnline, LIMITS, type ErrorCode } from "@atende/shared";
 import type { Sql } from "../db/sql.js";
 import { authenticateAccessToken } from "./access.js";
+import { afterCommit } from "./after-work.js";
 import { loadActor, type RequestActor } from "./actor.js";
 import { AppError } from "./errors.js";
 import { closeRedis, connectRedis, type RedisClient } from "./redis-client.js";
@@ -63,12 +64,16 @@ function tokenOf(socket: Socket): string | null {
 export class Realtime {
   readonly io: Server;
   private readonly handlers: ConnectionHandler[] = [];
+  /** Told when a user's online flag changed (the users domain sends the user event, so lists follow). */
+  private readonly presenceListeners: ((companyId: number, userId: number) => void)[] = [];
   /** The Redis adapter's clients, with REDIS_URL. */
   private redis: { pub: RedisClient; sub: RedisClient } | null = null;
   /** The online-flag checks of sockets that closed, still running: close() waits for them before Redis goes. */
   private readonly offlineChecks = new Set<Promise<void>>();
   // Not in socket.data: the Redis adapter serializes socket.data for other processes' fetchSockets.
   private readonly expiryTimers = new WeakMap<Socket, NodeJS.Timeout>();
+  /** Set when close() starts: emits still held then are dropped. */
+  private closed = false;
   /** False on a worker: no HTTP server, no sockets of its own (it only emits). */
   private readonly attached: boolean;
 
@@ -182,17 +187,47 @@ export class Realtime {
   }
 
   private markSeen(actor: RequestActor, reason: string): void {
-    this.sql
-      .exec("UPDATE users SET online = true, last_seen_at = now() WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId])
-      .catch((err: unknown) => this.log.error({ err, userId: actor.id, companyId: actor.companyId, reason }, "could not mark the user online"));
+    this.setOnline(actor, true, true).catch((err: unknown) =>
+      this.log.error({ err, userId: actor.id, companyId: actor.companyId, reason }, "could not mark the user online"),
+    );
   }
 
-  /** The 'online' flag is cleared when the user's last socket, on any process, has closed. */
+  /**
+   * Writes the online flag (`seen`: and last_seen_at); tells the presence listeners when the user's
+   * presence by the one rule (isOnline) changed: a first socket after a long absence, the last one closing.
+   */
+  private async setOnline(actor: RequestActor, online: boolean, seen = false): Promise<void> {
+    const row = await this.sql.maybe<{ was: boolean; was_seen: Date | null; last_seen_at: Date | null }>(
+      `UPDATE users u SET online = $3, last_seen_at = CASE WHEN $4 THEN now() ELSE u.last_seen_at END
+         FROM (SELECT online AS was, last_seen_at AS was_seen FROM users WHERE id = $1 AND company_id = $2 FOR UPDATE) o
+        WHERE u.id = $1 AND u.company_id = $2 RETURNING o.was, o.was_seen, u.last_seen_at`,
+      [actor.id, actor.companyId, online, seen],
+    );
+    if (!row) return;
+    const now = new Date();
+    const at = (d: Date | null) => (d ? new Date(d) : null);
+    const before = isOnline({ online: row.was, lastSeenAt: at(row.was_seen) }, now);
+    if (before !== isOnline({ online, lastSeenAt: at(row.last_seen_at) }, now)) for (const listener of this.presenceListeners) listener(actor.companyId, actor.id);
+  }
+
+  /** Lets a domain react when a user's presence changes (a socket opened or the last one closed). */
+  onPresenceChange(listener: (companyId: number, userId: number) => void): void {
+    this.presenceListeners.push(listener);
+  }
+
+  /**
+   * The 'online' flag is cleared when the user's last socket, on any process, has closed. A socket that
+   * connects meanwhile (a page reload: the old socket closes as the new one opens) may have set the flag
+   * just before this clears it, so the user's sockets are counted again after the write, and the flag
+   * set back when one is there: a reloaded page never leaves its user offline.
+   */
   private async markOfflineIfLastSocket(actor: RequestActor): Promise<void> {
     try {
       const left = await this.io.in(rooms.user(actor.id)).fetchSockets();
       if (left.length > 0) return;
-      await this.sql.exec("UPDATE users SET online = false WHERE id = $1 AND company_id = $2", [actor.id, actor.companyId]);
+      await this.setOnline(actor, false);
+      const joined = await this.io.in(rooms.user(actor.id)).fetchSockets();
+      if (joined.length > 0) await this.setOnline(actor, true);
     } catch (err) {
       this.log.error({ err, userId: actor.id, companyId: actor.companyId }, "could not clear the user's online flag");
     }
@@ -224,9 +259,22 @@ export class Realtime {
     this.handlers.push(handler);
   }
 
-  /** Emits `event` with `payload` to every socket in one or more rooms. */
+  /**
+   * Emits `event` with `payload` to every socket in one or more rooms (socket.io encodes it once for
+   * them all), after the current transaction commits and the current request has been answered
+   * (core/after-work.ts): a change is announced only once it is visible, and the answer to the request
+   * that made it never waits for the broadcast.
+   */
   emit(room: string | string[], event: string, payload: unknown): void {
-    this.io.to(room).emit(event, payload);
+    afterCommit(() => {
+      // held past the close (a request answered as the server stops): the adapter's Redis is gone
+      if (this.closed) return;
+      try {
+        this.io.to(room).emit(event, payload);
+      } catch (err) {
+        this.log.error({ err, event, room }, "real-time emit failed");
+      }
+    });
   }
 
   /**
@@ -272,6 +320,7 @@ export class Realtime {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     // each socket's transport is closed without a disconnect packet, so the browser's client reconnects
     // by itself (to another web process behind the load balancer) rather than staying disconnected
     // (the HTTP server itself is closed by Fastify, which also closes idle keep-alive connections at once:

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { HeldWork, runHoldingForRequest } from "./after-work.js";
 import { symbols } from "pino";
 
 /** What a log line says about the work it belongs to: the request, and the job when a job runs it. */
@@ -33,12 +34,33 @@ export function runContextMixin(_merge: object, _level: number, logger: object):
   return { ...context };
 }
 
+const heldByRequest = new WeakMap<FastifyRequest, HeldWork>();
+
+function heldFor(request: FastifyRequest): HeldWork {
+  let held = heldByRequest.get(request);
+  if (!held) {
+    held = new HeldWork();
+    heldByRequest.set(request, held);
+  }
+  return held;
+}
+
 /**
  * Enters the request's context for its whole life: at onRequest, and again at preValidation (as
  * @fastify/request-context does), so a content parser whose callbacks run in another async context
- * (a stream's events) cannot leave the handler without it.
+ * (a stream's events) cannot leave the handler without it. The request's after-response work
+ * (core/after-work.ts: its real-time emits) runs once the answer is sent, or the client went away.
  */
 export function registerRunContext(app: FastifyInstance): void {
-  app.addHook("onRequest", (request, _reply, done) => storage.run({ reqId: request.id }, done));
-  app.addHook("preValidation", (request, _reply, done) => storage.run({ reqId: request.id }, done));
+  const enter = (request: FastifyRequest, done: () => void) => storage.run({ reqId: request.id }, () => runHoldingForRequest(heldFor(request), done));
+  app.addHook("onRequest", (request, _reply, done) => enter(request, done));
+  app.addHook("preValidation", (request, _reply, done) => enter(request, done));
+  app.addHook("onResponse", (request, _reply, done) => {
+    heldFor(request).release();
+    done();
+  });
+  app.addHook("onRequestAbort", (request, done) => {
+    heldFor(request).release();
+    done();
+  });
 }

@@ -10,7 +10,7 @@ let webDist: string;
 beforeAll(async () => {
   webDist = await mkdtemp(path.join(os.tmpdir(), "atende-web-"));
   await writeFile(path.join(webDist, "index.html"), "<!doctype html><div id=root></div>");
-  app = await createTestApp({ webDist });
+  app = await createTestApp({ webDist, publicUrl: "http://atende.lan:8080/app" });
 });
 afterAll(async () => {
   await app.close();
@@ -30,6 +30,14 @@ describe("security headers", () => {
       expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
       expect(res.headers["x-frame-options"]).toBe("DENY");
     }
+  });
+});
+
+describe("images from the public address", () => {
+  it("img-src names PUBLIC_URL's origin: the sandbox mailbox's open pixel loads on a page opened on another host", async () => {
+    const res = await app.app.inject({ method: "GET", url: "/email-sandbox", headers: { host: "127.0.0.1:8080" } });
+    const csp = res.headers["content-security-policy"] as string;
+    expect(csp).toContain("img-src 'self' data: blob: https: http://atende.lan:8080;");
   });
 });
 

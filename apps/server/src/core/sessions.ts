@@ -10,7 +10,9 @@ export type RevokeReason =
   | "password_changed"
   | "demoted"
   | "company_inactive"
-  | "company_expired";
+  | "company_expired"
+  /** A refresh token presented again after its reuse grace: it may have been stolen, so its session ends. */
+  | "refresh_token_reused";
 
 /** Which live sessions to end: one session, a user's (optionally but one), or a whole company's. */
 export interface SessionScope {

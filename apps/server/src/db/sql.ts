@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { afterCommit, HeldWork, holdWithinTransaction } from "../core/after-work.js";
 import { timestamptzParser } from "./timestamp-parser.js";
 
 // Return BIGINT counts as numbers and DATE as plain YYYY-MM-DD strings.
@@ -68,17 +69,21 @@ export class Sql {
     return res.rowCount ?? 0;
   }
 
-  /** Runs fn in a transaction (nested calls reuse the open one). */
+  /** Runs fn in a transaction (nested calls reuse the open one); work it holds for after the commit runs after it. */
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (!(this.conn instanceof pg.Pool)) return fn(this);
     const client = await this.conn.connect();
     let broken: Error | undefined;
+    // real-time emits and other after-commit work of the body wait for the COMMIT (core/after-work.ts)
+    const held = new HeldWork();
     try {
       await client.query("BEGIN");
-      const result = await fn(new Sql(client));
+      const result = await holdWithinTransaction(held, () => fn(new Sql(client)));
       await client.query("COMMIT");
+      held.release(afterCommit);
       return result;
     } catch (err) {
+      held.drop();
       // a failed ROLLBACK means a broken connection: it is destroyed instead of pooled; the caller gets `err`
       broken = await client.query("ROLLBACK").then(
         () => undefined,

@@ -15,6 +15,7 @@ import { kanbanRoutes } from "./kanban/routes.js";
 import { passwordResetRoutes } from "./password-reset/routes.js";
 import { plansRoutes } from "./plans/routes.js";
 import { queuesRoutes } from "./queues/routes.js";
+import { uploadsRoutes } from "./uploads/routes.js";
 import { schedulesRoutes } from "./schedules/routes.js";
 import { settingsRoutes } from "./settings/routes.js";
 import { usersRoutes } from "./users/routes.js";
@@ -49,6 +50,7 @@ import { emailSendersRoutes } from "./email-senders/routes.js";
 import { emailCampaignsRoutes } from "./email-campaigns/routes.js";
 import { emailSandboxRoutes } from "./email-transport/mailbox-routes.js";
 import { emailBouncesDomain } from "./email-bounces/routes.js";
+import { databaseUpkeep } from "../db/upkeep.js";
 
 /**
  * Every domain's routes, registered under /api in this order, each with its OpenAPI tag (the domain's
@@ -56,6 +58,7 @@ import { emailBouncesDomain } from "./email-bounces/routes.js";
  */
 export const domains: [tag: string, domain: Domain][] = [
   ["health", healthRoutes],
+  ["health", databaseUpkeep],
   ["auth", authRoutes],
   ["users", usersRoutes],
   ["companies", companiesRoutes],
@@ -67,6 +70,7 @@ export const domains: [tag: string, domain: Domain][] = [
   ["keywords", keywordsRoutes],
   ["prompts", promptsRoutes],
   ["queues", queuesRoutes],
+  ["uploads", uploadsRoutes],
   ["schedules", schedulesRoutes],
   ["password-reset", passwordResetRoutes],
   ["contacts-import", contactsImportRoutes],

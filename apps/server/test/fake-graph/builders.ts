@@ -1,4 +1,5 @@
-import type { FakePhone, FakeTemplate } from "./server.js";
+import type { FakePhone } from "./server.js";
+import type { FakeTemplate } from "./template-send.js";
 
 let phoneSeq = 0;
 /** A phone number as Meta lists it (display number formatted, status CONNECTED, quality GREEN). */

@@ -1,7 +1,8 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FakePhone, FakeTemplate } from "./server.js";
+import type { FakePhone } from "./server.js";
+import type { FakeTemplate } from "./template-send.js";
 import type { StatusPlan } from "./status-webhooks.js";
 
 /**

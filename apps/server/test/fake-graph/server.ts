@@ -4,7 +4,7 @@ import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { request } from "undici";
 import type { GraphErrorAnswer } from "./errors.js";
-import { checkTemplateSend } from "./template-send.js";
+import { checkTemplateSend, type FakeTemplate } from "./template-send.js";
 import { statusDelivery, type FakeStatus, type QueuedStatus, type StatusPlan } from "./status-webhooks.js";
 
 /**
@@ -25,17 +25,6 @@ export interface FakePhone {
   name_status?: string;
   code_verification_status?: string;
   health_status?: { can_send_message: string; entities?: { entity_type: string; id: string; can_send_message: string; errors?: { error_code: number; error_description: string; possible_solution?: string }[] }[] };
-}
-
-export interface FakeTemplate {
-  id: string;
-  name: string;
-  language: string;
-  category: string;
-  status: string;
-  parameter_format?: "NAMED" | "POSITIONAL";
-  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string; example?: unknown }[] }[];
-  rejected_reason?: string;
 }
 
 export interface SentRequest {

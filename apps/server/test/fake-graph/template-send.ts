@@ -1,4 +1,14 @@
-import type { FakeTemplate } from "./server.js";
+/** A message template as the fake Graph API holds it (the shape of GET /{waba}/message_templates). */
+export interface FakeTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  parameter_format?: "NAMED" | "POSITIONAL";
+  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string; example?: unknown }[] }[];
+  rejected_reason?: string;
+}
 
 /**
  * Meta's checks of a template send (POST /{phone-number-id}/messages with type "template"), written

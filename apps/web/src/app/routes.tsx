@@ -49,7 +49,5 @@ export const PRIVATE_ROUTES: PrivateRoute[] = [
   { path: "/EmailLis", page: lazy(() => import("../features/email-tool/sent-list-page")), texts: ["email-tool"] },
   { path: "/sms-sandbox", page: lazy(() => import("../features/sms-sandbox/page")), texts: ["sms-sandbox"] },
   { path: "/chats/:uuid?", page: lazy(() => import("../features/chats/page")), texts: ["chats"] },
-  // the built-in sandbox PSP's pay page (stands for the payer's bank app; development and demos)
-  { path: "/pix-sandbox/:txid", page: lazy(() => import("../features/subscription/pix-sandbox-page")), bare: true, texts: ["subscription"] },
   { path: "/sandbox/:whatsappId", page: lazy(() => import("../features/sandbox/page")), bare: true, texts: ["sandbox"] },
 ];

@@ -21,3 +21,12 @@ export const COLOR_PALETTE: readonly string[] = [
   // browns and greys
   "#3E2723", "#5D4037", "#795548", "#9E9E9E", "#263238",
 ];
+
+/**
+ * The default colour of a new queue (or tag): the first palette colour no existing one uses (colours are
+ * unique per company, ERR_QUEUE_COLOR_ALREADY_EXISTS), the palette's first when all 50 are taken.
+ */
+export function firstFreeColor(used: readonly string[]): string {
+  const taken = new Set(used.map((c) => c.toUpperCase()));
+  return COLOR_PALETTE.find((c) => !taken.has(c.toUpperCase())) ?? COLOR_PALETTE[0]!;
+}

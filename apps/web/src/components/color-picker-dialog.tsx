@@ -2,6 +2,7 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Tooltip
 import CheckIcon from "@mui/icons-material/Check";
 import { useTranslation } from "react-i18next";
 import { COLOR_PALETTE } from "./color-palette";
+import { colorChipSx } from "../lib/contrast";
 
 interface Props {
   open: boolean;
@@ -42,11 +43,10 @@ export function ColorPickerDialog({ open, title, value, onClose, onChange }: Pro
                 sx={{
                   aspectRatio: "1",
                   borderRadius: 1,
-                  bgcolor: color,
+                  ...colorChipSx(color),
                   cursor: "pointer",
                   display: "grid",
                   placeItems: "center",
-                  color: "#fff",
                   outline: current === color ? "2px solid" : "none",
                   outlineColor: "text.primary",
                   outlineOffset: 2,

@@ -73,14 +73,29 @@ export function loadFeatureTexts(features: readonly string[]): Promise<void> {
 /** The workspace's texts (with the first signed-in page). */
 export const loadAppTexts = () => loadFeatureTexts(WORKSPACE_FEATURES);
 
-async function addFeatureTexts(features: readonly string[]): Promise<void> {
-  const missing = features.filter((f) => !loadedFeatures.has(f));
-  if (everything || !missing.length) return;
-  missing.forEach((f) => loadedFeatures.add(f));
+/** Each feature's texts load once; a page that asks while they load waits for that same load. */
+const featureLoads = new Map<string, Promise<void>>();
+
+function addFeatureTexts(features: readonly string[]): Promise<void> {
+  if (everything) return Promise.resolve();
+  return Promise.all(features.map(featureLoad)).then(() => undefined);
+}
+
+function featureLoad(feature: string): Promise<void> {
+  let loading = featureLoads.get(feature);
+  if (!loading) {
+    loadedFeatures.add(feature);
+    loading = addOneFeature(feature);
+    featureLoads.set(feature, loading);
+  }
+  return loading;
+}
+
+async function addOneFeature(feature: string): Promise<void> {
   const languages = [...new Set([i18n.language, DEFAULT_LANGUAGE])].filter((l) => (LANGUAGES as readonly string[]).includes(l));
   await Promise.all(
     languages.map(async (lang) => {
-      const files = Object.entries(appLoaders).filter(([path]) => path.endsWith(`/${lang}.json`) && missing.includes(featureOf(path)));
+      const files = Object.entries(appLoaders).filter(([path]) => path.endsWith(`/${lang}.json`) && featureOf(path) === feature);
       const modules = await Promise.all(files.map(([, load]) => load()));
       i18n.addResourceBundle(lang, "translation", modules.reduce<Tree>((tree, mod) => merge(tree, mod.default), {}), true, true);
     }),

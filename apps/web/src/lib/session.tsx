@@ -117,12 +117,14 @@ export function SessionProvider({ children, clearUserData }: { children: ReactNo
         return res;
       },
       async logout() {
+        // The socket goes first: the server closes the socket of a session it ends, and the client
+        // took that close for an expired token and asked refresh_token (401 in the console).
+        closeSocket();
         try {
           await api("/auth/logout", { method: "DELETE", raw: true });
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
         }
-        closeSocket();
         await clearLocalData();
         clearQueryCache();
         setUserState(null);

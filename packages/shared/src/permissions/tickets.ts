@@ -82,6 +82,36 @@ export function canSeeTicket(viewer: TicketViewer, ticket: VisibilityTicket, sco
   return ticket.status === "pending" && viewer.allTicket === "enable";
 }
 
+/** What the history rule needs beyond the viewer and the ticket (see canSeeInHistory). */
+export interface HistoryScope {
+  restrictedQueueIds: readonly number[];
+  /** The company's shareContactHistory setting is enabled. */
+  shareHistory: boolean;
+  /**
+   * The viewer may open at least one ticket of the item's conversation (the contact's tickets on the
+   * item's connection). GET /messages/{ticketId} is only answered through such a ticket, so it is true
+   * there; a media download or a note is checked on its own.
+   */
+  opensConversation: boolean;
+}
+
+/**
+ * Who sees an item of a contact's history (a message, its media, a ticket's notes) that belongs to
+ * `owner`, in the conversation of the contact on one connection (all its tickets, earlier and closed
+ * ones included):
+ * - whoever may open `owner` (canSeeTicket, widest view: what opening the ticket itself allows);
+ * - with the company's shareContactHistory enabled, also whoever may open another ticket of that
+ *   conversation;
+ * - nobody else: an agent of queue 1 does not read, through a new ticket of the same contact, the
+ *   messages of a closed ticket of queue 2 that it may not open.
+ * The server's SQL form (historyVisibilitySql in apps/server domains/tickets/visibility.ts) is tested
+ * to agree with this.
+ */
+export function canSeeInHistory(viewer: TicketViewer, owner: VisibilityTicket, scope: HistoryScope): boolean {
+  if (canSeeTicket(viewer, owner, { restrictedQueueIds: scope.restrictedQueueIds, showAll: true })) return true;
+  return scope.shareHistory && scope.opensConversation;
+}
+
 const isBotQueue = (t: TicketRuleTarget) => t.queue?.name === "BOT";
 
 /** The status a transition starts from (transfer: any not closed). */

@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   // the opt-out list corrected by hand (details: channel, address; a removal also what the entry said)
   "opt_out.added",
   "opt_out.removed",
+  // a spent refresh token presented after its grace: its session was ended (details: sessionId)
+  "session.token_reused",
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;

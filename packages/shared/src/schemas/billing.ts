@@ -129,3 +129,45 @@ export const subscriptionSummary = z.object({
   plan: z.object({ id: z.number(), name: z.string(), value: z.number(), users: z.number(), connections: z.number(), queues: z.number() }),
 });
 export type SubscriptionSummary = z.infer<typeof subscriptionSummary>;
+
+/** Sign-up defaults when the super administrator has set nothing (docs/settings.md). */
+export const SIGNUP_TRIAL_DAYS_DEFAULT = 7;
+export const SIGNUP_TRIAL_DAYS_MAX = 90;
+
+/**
+ * GET/PUT /billing/signup-settings (super administrators): the trial a self-registered company gets
+ * (its first due date is today plus these days; 0 = due today) and the plan the sign-up form selects
+ * first (null: none preselected). GET /billing/signup-options gives the same to the public sign-up page.
+ */
+export const signupSettings = z.object({
+  trialDays: z.coerce.number({ error: "Obrigatório" }).int().min(0).max(SIGNUP_TRIAL_DAYS_MAX).describe("Days of trial after sign-up"),
+  planId: z.number().int().positive().nullable().describe("Plan preselected on sign-up; must be a plan with a value"),
+});
+export type SignupSettings = z.infer<typeof signupSettings>;
+
+/** A pay link stays valid this many days after the later of its making and the invoice's due date. */
+export const PAY_LINK_TTL_DAYS = 30;
+
+/** The web page a pay link opens (public): `${PAY_LINK_PATH}/{token}`. */
+export const PAY_LINK_PATH = "/pagar";
+
+export const payLinkParam = z.object({ token: z.string().min(1).max(1000) });
+
+/**
+ * GET /public/invoices/{token}: what a signed pay link may see, and nothing more: the one invoice's
+ * amount, due date and whether it is paid (no company name, no other invoice, no session).
+ */
+export const publicInvoice = z.object({
+  value: z.number().describe("BRL"),
+  dueDate: isoDate,
+  status: invoiceStatus,
+});
+export type PublicInvoice = z.infer<typeof publicInvoice>;
+
+/** POST /public/invoices/{token}/pix: the invoice and its Pix charge (QR code and copy-and-paste). */
+export const publicInvoicePix = publicInvoice.extend({ pix: pixCharge });
+export type PublicInvoicePix = z.infer<typeof publicInvoicePix>;
+
+/** POST /invoices/issue ('Assine Agora!'): the invoice to pay now; null when the plan has no value. */
+export const issueInvoiceResponse = z.object({ invoice: invoice.nullable() });
+export type IssueInvoiceResponse = z.infer<typeof issueInvoiceResponse>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOCAL_DATE_TIME } from "../time-zone.js";
+import type { CampaignHeaderRefusal } from "./campaign-file-header.js";
 
 /** WhatsApp campaign statuses (spec 3 §4) and their Portuguese labels; anything else is 'Desconhecido'. */
 export const CAMPAIGN_STATUSES = ["ANALYZING", "READY", "ERROR", "RUNNING", "WAITING", "PAUSED", "FINISHED", "CANCELLED"] as const;
@@ -33,6 +34,8 @@ export const CAMPAIGN_MESSAGES = {
   separator: "O arquivo deve ter colunas separadas por ponto e vírgula (;).",
   encoding: (found: string) => `Codificação inválida: ${found}. Permitidos: ${CAMPAIGN_ENCODINGS.join(", ")}`,
   missingHeaders: (names: readonly string[]) => `Faltam os seguintes cabeçalhos obrigatórios: ${names.join(", ")}`,
+  /** The header rule's refusal (campaign-file-header.ts) in the spec's words. */
+  header: (r: CampaignHeaderRefusal) => (r.kind === "separator" ? CAMPAIGN_MESSAGES.separator : CAMPAIGN_MESSAGES.missingHeaders(r.missing)),
   variableColumns: (columns: number, variables: number) =>
     `O arquivo possui ${columns} colunas de variáveis, enquanto o template possui ${variables} variáveis.`,
   emptyFile: "O arquivo não possui linhas de dados.",
@@ -172,10 +175,10 @@ export interface CampaignEvent {
   campaign: Campaign;
 }
 
-/** Delivery percent of the list (spec §9): delivered / (total − invalid), two decimals; 0 when nothing is valid. */
-export function campaignDeliveryPercent(c: Pick<Campaign, "countDelivered" | "countTotal" | "countInvalid">): string {
+/** Delivery percent of the list (spec §9): delivered / (total − invalid); 0 when nothing is valid. Shown with `formatPercent` (two decimals). */
+export function campaignDeliveryPercent(c: Pick<Campaign, "countDelivered" | "countTotal" | "countInvalid">): number {
   const base = c.countTotal - c.countInvalid;
-  return base > 0 ? ((c.countDelivered / base) * 100).toFixed(2) : "0.00";
+  return base > 0 ? (c.countDelivered / base) * 100 : 0;
 }
 
 /**

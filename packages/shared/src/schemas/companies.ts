@@ -32,7 +32,7 @@ export type CompanyInput = z.infer<typeof companyInput>;
 
 /** POST /companies: the first admin's password is required (no default password). */
 export const companyCreateInput = companyInput.extend({
-  password: z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong),
+  password: z.string({ error: MSG.required }).min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong),
 });
 export type CompanyCreateInput = z.infer<typeof companyCreateInput>;
 
@@ -77,7 +77,8 @@ export type Company = z.infer<typeof company>;
 
 /** Public sign-up (2-administration §5); the server decides due date, status and recurrence. */
 export const signupInput = z.object({
-  name: requiredString(2, 50),
+  name: requiredString(2, 50).describe("The company's name"),
+  userName: requiredString(2, 50).describe("The name of the person signing up: the company's first administrator"),
   email: emailField,
   phone: requiredString(8, 30),
   password: z.string({ error: MSG.required }).min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong),

@@ -60,21 +60,21 @@ const minutes = z.number().describe("Minutes, one decimal; 0 when nothing was me
 export const dashboardCounters = z.object({
   supportPending: z.number().describe("Tickets waiting for an agent now (status pending)"),
   supportHappening: z.number().describe("Tickets being handled now (status open or paused)"),
-  supportFinished: z.number().describe("Cycles finished in the range"),
+  supportFinished: z.number().describe("Tickets closed in the range (each close)"),
   leads: z.number().describe("Contacts created in the range"),
-  avgSupportTime: minutes.describe("Accepted → finished, over the cycles finished in the range"),
-  avgWaitTime: minutes.describe("Queued → accepted, over the cycles accepted in the range that waited"),
+  avgSupportTime: minutes.describe("Time an agent held a ticket (accepted → transferred on or closed), over the intervals that ended in the range"),
+  avgWaitTime: minutes.describe("Queued → accepted, over the intervals accepted in the range that waited (a transfer to a queue waits again there)"),
 });
 export type DashboardCounters = z.infer<typeof dashboardCounters>;
 
 export const dashboardAttendant = z.object({
   id: z.number(),
   name: z.string(),
-  tickets: z.number().describe("Cycles the agent accepted in the range"),
+  tickets: z.number().describe("Intervals the agent accepted in the range (a ticket transferred between two agents counts for both)"),
   count_ativo: z.number().describe("Of those, started by an agent (proactive)"),
   count_receptivo: z.number().describe("Of those, started by the customer"),
-  avgSupportTime: minutes.describe("Accepted → finished over the agent's cycles finished in the range"),
-  online: z.boolean(),
+  avgSupportTime: minutes.describe("The agent's own time holding tickets (accepted → transferred on or closed), over their intervals that ended in the range"),
+  online: z.boolean().describe("The app open now: isOnline (presence.ts), the users page's rule"),
 });
 export type DashboardAttendant = z.infer<typeof dashboardAttendant>;
 
@@ -82,7 +82,7 @@ export const dashboardTag = z.object({
   id: z.number(),
   name: z.string(),
   color: z.string(),
-  tickets: z.number().describe("Cycles that entered in the range on tickets carrying the tag"),
+  tickets: z.number().describe("Tickets created in the range carrying the tag"),
 });
 
 export const dashboardHour = z.object({ hour: z.number().int().min(0).max(23), tickets: z.number() });
@@ -91,7 +91,7 @@ export const dashboardResponse = z.object({
   counters: dashboardCounters,
   attendants: z.array(dashboardAttendant),
   tags: z.array(dashboardTag),
-  hourly: z.array(dashboardHour).length(LIMITS.hourlyBuckets).describe("Today's tickets (cycles that entered) per hour, company time zone"),
+  hourly: z.array(dashboardHour).length(LIMITS.hourlyBuckets).describe("Tickets created today per hour, company time zone"),
   range: z.object({ dateFrom: z.string(), dateTo: z.string(), timeZone: z.string() }),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponse>;

@@ -126,9 +126,9 @@ export interface EmailCampaignEvent {
   campaign: EmailCampaign;
 }
 
-/** Delivery percent (spec §9): delivered / sent, two decimals; 0 when nothing was sent. */
-export function emailDeliveryPercent(c: Pick<EmailCampaign, "count_emails_delivered" | "count_emails_sent">): string {
-  return c.count_emails_sent > 0 ? ((c.count_emails_delivered / c.count_emails_sent) * 100).toFixed(2) : "0.00";
+/** Delivery percent (spec §9): delivered / sent; 0 when nothing was sent. Shown with `formatPercent` (two decimals). */
+export function emailDeliveryPercent(c: Pick<EmailCampaign, "count_emails_delivered" | "count_emails_sent">): number {
+  return c.count_emails_sent > 0 ? (c.count_emails_delivered / c.count_emails_sent) * 100 : 0;
 }
 
 /** The row action (spec §4): MISSING_FILE, ANALYZING disabled; otherwise trigger, enabled only when ACTIVE and source 2. */

@@ -72,6 +72,11 @@ export const message = z.object({
   mediaUnavailable: z.boolean().optional(),
   /** A message type the provider cannot deliver: shown as a 'not supported' line. */
   unsupported: z.boolean().optional(),
+  /**
+   * Its text and media were erased at the contact's request (LGPD, POST /contacts/:id/erase): there is
+   * no file to ask for; shown as a placeholder. Optional for older clients' caches.
+   */
+  erased: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -82,15 +87,38 @@ export const messagesQuery = z.object({
 });
 
 /**
- * GET /messages/{ticketId}: 20 per page, pages counted from the newest, each page in chronological
- * order. History is never hidden: the pages cover every message of the same contact on the same
- * connection, including the contact's earlier (closed) tickets; `ticketId` on each message tells
- * which ticket it belonged to.
+ * A run of consecutive messages of one ticket the viewer may not open, left out of the history (1-core
+ * §2, conversation): shown as one line ("12 mensagens de outro atendimento na fila Financeiro
+ * ocultadas") in place of the messages. Its content, its ticket and its dates are not given.
+ */
+export const hiddenMessagesRun = z.object({
+  /**
+   * The visible message the run comes just before (the next newer one shown); null: after the newest
+   * visible message of the history (then it comes with page 1).
+   */
+  beforeMessageId: z.number().nullable(),
+  /** How many messages the run holds. */
+  count: z.number().int().positive(),
+  /** The queue of the ticket they belong to, or null for a ticket without a queue. */
+  queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+});
+export type HiddenMessagesRun = z.infer<typeof hiddenMessagesRun>;
+
+/**
+ * GET /messages/{ticketId}: 20 visible messages per page, pages counted from the newest, each page in
+ * chronological order. The pages cover the messages of the same contact on the same connection,
+ * including the contact's earlier (closed) tickets; `ticketId` on each message tells which ticket it
+ * belonged to. Messages of tickets the viewer may not open are left out (canSeeInHistory: unless the
+ * company enabled shareContactHistory) and `hidden` says where and how many, each run with the page of
+ * the visible message it precedes; `count` and the paging count visible messages only.
  */
 export const messagesPage = z.object({
   messages: z.array(message),
   hasMore: z.boolean(),
+  /** Visible messages in the whole history. */
   count: z.number(),
+  /** Runs of hidden messages that belong to this page, oldest first. */
+  hidden: z.array(hiddenMessagesRun),
 });
 export type MessagesPage = z.infer<typeof messagesPage>;
 

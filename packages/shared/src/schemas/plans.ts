@@ -11,6 +11,20 @@ export const planFlagsShape = {
   useIntegrations: z.boolean().default(true),
 };
 
+/** A plan limit (users, connections, queues) of 0 means no limit: the one reading of 0 for every screen. */
+export function isUnlimited(limit: number): boolean {
+  return limit === 0;
+}
+
+/**
+ * Public sign-up offers only plans with a value: a company on a plan of R$ 0,00 gets no invoice, so
+ * when its trial ends it could never pay and would stay locked out. Free plans are for companies the
+ * super administrator creates by hand. The sign-up form lists by this rule, the server refuses by it.
+ */
+export function offeredAtSignup(plan: { value: number }): boolean {
+  return plan.value > 0;
+}
+
 /** Plan defaults (2-administration §9): limits 0 mean "no limit"; all feature flags on. */
 export const planInput = z.object({
   name: requiredString(1, 100),

@@ -22,7 +22,7 @@ const url = z
 export const queueIntegrationInput = z
   .object({
     type: z.enum(QUEUE_INTEGRATION_TYPES, { error: required }),
-    name: z.string({ error: required }).trim().min(2, "Too Short!").max(50, "Too Long!"),
+    name: z.string({ error: required }).trim().min(1, required).min(2, "Too Short!").max(50, "Too Long!"),
     projectName: z.string().trim().max(100, "Too Long!").optional().default(""),
     jsonContent: z.string().trim().max(20000, "Too Long!").optional().default(""),
     language: z.enum(DIALOGFLOW_LANGUAGES).optional().default("pt-BR"),

@@ -16,10 +16,10 @@ export const REPORT_ORIGINS = ["ativo", "receptivo"] as const;
 const filterFields = {
   date_from: calendarDay.optional().describe("First day (company time zone), with date_to; default: the last 7 days"),
   date_to: calendarDay.optional().describe("Last day (company time zone), included"),
-  queueId: idOrNone.optional().describe("Cycles whose (last) queue is this one; none: without a queue"),
-  userId: idOrNone.optional().describe("Cycles whose last agent is this user; none: never accepted"),
-  tagId: id.optional().describe("Cycles of tickets carrying this tag"),
-  whatsappId: idOrNone.optional().describe("Cycles on this connection"),
+  queueId: idOrNone.optional().describe("Figures of the intervals held in this queue (a transferred ticket counts in each queue for its own interval); none: without a queue"),
+  userId: idOrNone.optional().describe("Figures of the intervals this agent held; none: intervals nobody accepted"),
+  tagId: id.optional().describe("Tickets carrying this tag"),
+  whatsappId: idOrNone.optional().describe("Intervals on this connection"),
   status: z.enum(TICKET_STATUSES).optional().describe("The ticket's current status"),
   origin: z.enum(REPORT_ORIGINS).optional().describe("ativo: started by an agent; receptivo: by the customer"),
 };
@@ -76,10 +76,10 @@ const timing = z.object({ count: z.number(), median: seconds, p90: seconds });
 const range = z.object({ dateFrom: z.string(), dateTo: z.string(), timeZone: z.string() });
 
 export const reportSummary = z.object({
-  created: z.number().describe("Cycles that entered (ticket created or reopened) in the range"),
-  resolved: z.number().describe("Cycles finished in the range"),
-  firstResponse: timing.describe("queued → first agent message, over cycles first answered in the range"),
-  resolution: timing.describe("queued → finished, over cycles finished in the range"),
+  created: z.number().describe("Tickets created in the range, each once (a reopening or a transfer is not a new ticket)"),
+  resolved: z.number().describe("Closes in the range (a ticket closed, reopened and closed again counts twice)"),
+  firstResponse: timing.describe("Each holder's first answer: from when the ticket reached them (creation, reopening or transfer) to their first message, over the intervals first answered in the range"),
+  resolution: timing.describe("Cycle start (creation or reopening) → close, over the closes in the range; credited to the agent and queue that closed it"),
   csat: z.object({
     count: z.number().describe("Answers given in the range"),
     average: z.number().nullable().describe("Mean of the 1-5 answers, two decimals"),
@@ -98,7 +98,7 @@ export const reportVolume = z.object({
 export type ReportVolume = z.infer<typeof reportVolume>;
 
 export const reportBreakdownRow = z.object({
-  id: z.number().nullable().describe("null: cycles without an agent, queue or connection"),
+  id: z.number().nullable().describe("null: intervals without an agent, queue or connection"),
   name: z.string().nullable(),
   created: z.number(),
   resolved: z.number(),
@@ -127,6 +127,8 @@ export const reportTicket = z.object({
   firstResponseSeconds: seconds,
   resolutionSeconds: seconds,
   rating: z.number().nullable(),
+  messages: z.number().describe("The agents' messages sent while this agent and queue held the ticket"),
+  heldSeconds: seconds.describe("Accepted → transferred on or closed: this agent's time with the ticket; null while held or never accepted"),
 });
 export type ReportTicket = z.infer<typeof reportTicket>;
 export const reportTickets = z.object({ items: z.array(reportTicket), total: z.number(), page: z.number(), pageSize: z.number() });

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { PROFILES } from "../enums.js";
 import { emailField, MSG, requiredString } from "./common.js";
 
-const password = z.string({ error: MSG.required }).min(5, MSG.tooShort).max(50, MSG.tooLong);
+/** An empty password is "Required" first (forms and the API show the first failing rule), not "Too Short!". */
+const password = z.string({ error: MSG.required }).min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong);
 const queueIds = z.array(z.number().int().positive()).max(500);
 
 export const userCreateInput = z.object({
@@ -42,7 +43,7 @@ export const user = z.object({
   companyId: z.number(),
   allTicket: z.enum(["enable", "disable"]),
   whatsappId: z.number().nullable(),
-  online: z.boolean(),
+  online: z.boolean().describe("The app open now: isOnline (presence.ts), the dashboard's rule"),
   queues: z.array(queueRef),
   createdAt: z.string(),
 });

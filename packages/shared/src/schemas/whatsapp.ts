@@ -115,7 +115,7 @@ export const sandboxInboundInput = z.object({
   number: z
     .string({ error: MSG.required })
     .transform((s) => s.replace(/\D/g, ""))
-    .pipe(z.string().min(8, MSG.tooShort).max(50, MSG.tooLong)),
+    .pipe(z.string().min(1, MSG.required).min(8, MSG.tooShort).max(50, MSG.tooLong)),
   name: z.string().trim().max(100).default(""),
   body: z.string().max(65536).default(""),
   mediaType: z.enum(MEDIA_TYPES).optional(),

@@ -20,7 +20,7 @@ import { alternatePn, isLidUser, jidFor, pnDigits, userOf } from "./jid.js";
 import { renameLidContact } from "./lid-contacts.js";
 import { MessageStore } from "./message-store.js";
 import { ackOf, parseMessage, textOf } from "./parse.js";
-import { consoleLogger, defaultDownloader, defaultSocketFactory, type BaileysSocket, type ILogger, type MediaDownloader, type SocketFactory } from "./socket.js";
+import { baileysLogger, defaultDownloader, defaultSocketFactory, type BaileysSocket, type ILogger, type MediaDownloader, type SocketFactory } from "./socket.js";
 
 export interface BaileysDriverOptions {
   socketFactory?: SocketFactory;
@@ -104,7 +104,7 @@ export class BaileysDriver implements WhatsappDriver {
     this.download = options.download ?? defaultDownloader;
     this.backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
     const level = ctx.config.env === "test" || ctx.config.logLevel === "silent" ? "silent" : "warn";
-    this.logger = (options.logger ?? consoleLogger(level)).child({ driver: "baileys", whatsappId: input.whatsappId });
+    this.logger = (options.logger ?? baileysLogger(ctx.log, level)).child({ driver: "baileys", whatsappId: input.whatsappId });
     this.store = new MessageStore(ctx.sql, input.companyId, input.whatsappId);
   }
 

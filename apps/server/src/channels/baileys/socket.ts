@@ -52,17 +52,23 @@ export type MediaDownloader = (message: WAMessage, socket: BaileysSocket, logger
 const LEVELS = ["trace", "debug", "info", "warn", "error", "silent"] as const;
 type Level = (typeof LEVELS)[number];
 
-/** A small ILogger (the library's logging contract) writing warnings and errors to the console. */
-export function consoleLogger(level: Level, bindings: Record<string, unknown> = {}): ILogger {
+/** The server's log line sink a Baileys logger writes to (pino's methods: the server's logger). */
+export type LogSink = Record<"trace" | "debug" | "info" | "warn" | "error", (obj: object, msg?: string) => void>;
+
+/**
+ * A small ILogger (the library's logging contract) writing, at `level` and above, through the server's
+ * logger (`sink`), with Buffers and errors reduced to their size and message (the library logs keys
+ * and whole protocol nodes).
+ */
+export function baileysLogger(sink: LogSink, level: Level, bindings: Record<string, unknown> = {}): ILogger {
   const min = LEVELS.indexOf(level);
-  const at = (l: Level) => (obj: unknown, msg?: string) => {
+  const at = (l: Exclude<Level, "silent">) => (obj: unknown, msg?: string) => {
     if (LEVELS.indexOf(l) < min || level === "silent") return;
-    const line = JSON.stringify({ level: l, ...bindings, ...(typeof obj === "object" && obj !== null ? sanitize(obj) : { value: obj }), msg });
-    (l === "error" || l === "warn" ? console.error : console.log)(line);
+    sink[l]({ ...bindings, ...(typeof obj === "object" && obj !== null ? sanitize(obj) : { value: obj }) }, msg);
   };
   return {
     level,
-    child: (obj: Record<string, unknown>) => consoleLogger(level, { ...bindings, ...obj }),
+    child: (obj: Record<string, unknown>) => baileysLogger(sink, level, { ...bindings, ...obj }),
     trace: at("trace"),
     debug: at("debug"),
     info: at("info"),

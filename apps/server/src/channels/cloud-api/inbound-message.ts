@@ -116,6 +116,8 @@ export function flowReplyBody(reply: NonNullable<NonNullable<CloudMessage["inter
 export interface ToInboundOptions {
   /** The delivery was tried often enough: a file Meta cannot provide is stored as 'media unavailable'. */
   giveUpMedia?: boolean;
+  /** Where a media that is given up is reported (the server's logger). */
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /**
@@ -146,7 +148,7 @@ export async function toInboundMessage(msg: CloudMessage, pushName: string, clie
       file = await client().downloadMedia(media.id);
     } catch (err) {
       if (!opts.giveUpMedia) throw err;
-      console.warn(`cloud-api: media ${media.id} of message ${msg.id} unavailable, stored without it`, err);
+      opts.log?.warn({ err, mediaId: media.id, messageId: msg.id }, "cloud-api: media unavailable; the message is stored without it");
       return { ...base, body: caption, mediaType: kind, mediaUnavailable: true };
     }
     const mimetype = (media.mime_type ?? file.mimetype).split(";")[0]!.trim();

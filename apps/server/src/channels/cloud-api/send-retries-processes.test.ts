@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type BuiltApp } from "../../app.js";
 import { createPool } from "../../db/sql.js";
-import { runSendRetry } from "../../domains/messages/send-retry.js";
+import { runSendRetry } from "../../domains/messages/send-retry-job.js";
 import type { TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS } from "../../../test/fake-graph/errors.js";
 import * as P from "../../../test/fake-graph/payloads.js";

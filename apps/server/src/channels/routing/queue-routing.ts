@@ -7,7 +7,7 @@ import { companySetting } from "../../domains/tickets/company-settings.js";
 import { ticketProtocol } from "../../domains/tickets/presenter.js";
 import type { TicketPatch } from "../../domains/tickets/repository.js";
 import type { WhatsappRow } from "../../domains/whatsapp/repository.js";
-import { campaignReplyRoute } from "../../domains/campaign-dispatch/replies.js";
+import { campaignReplyRoute, type CampaignReplyRoute } from "../../domains/campaign-dispatch/replies.js";
 
 /** The queue the chatbot keeps its tickets in: they stay chatbot=true until moved to another queue. */
 export const BOT_QUEUE_NAME: (typeof SYSTEM_QUEUE_NAMES)[number] = "BOT";
@@ -55,39 +55,71 @@ interface QueueHours {
 }
 
 /**
- * Opening hours by the company's scheduleType setting: `company` uses the company's schedules,
- * `queue` each queue's own, anything else never closes. Times in the company's time zone (isOpen).
+ * What routing reads besides the ticket: the company's scheduleType setting (`company` uses the
+ * company's schedules, `queue` each queue's own, anything else never closes), whether the company is
+ * closed, a queue's hours and texts, the company's time zone, and a new ticket's campaign route. Each
+ * is read once per instance: a webhook delivery's new tickets share one (inbound-batch.ts), with their
+ * campaign routes read for all of them in one statement; a single message uses its own.
  */
-async function scheduleType(sql: Sql, companyId: number): Promise<string> {
-  return companySetting(sql, companyId, "scheduleType");
-}
+export class RoutingReads {
+  private type?: Promise<string>;
+  private closed?: Promise<boolean>;
+  private zone?: Promise<string>;
+  private readonly queues = new Map<number, Promise<QueueHours | null>>();
 
-async function companyClosed(sql: Sql, companyId: number, now: Date): Promise<boolean> {
-  const row = await sql.maybe<{ schedules: OpeningHoursEntry[]; time_zone: string }>("SELECT schedules, time_zone FROM companies WHERE id = $1", [companyId]);
-  return !isOpen(row?.schedules ?? [], now, row?.time_zone);
-}
+  constructor(
+    private readonly sql: Sql,
+    private readonly companyId: number,
+    private readonly now: Date,
+    /** Campaign routes already read, by ticket id (a ticket not in it has none); absent: read per ticket. */
+    private readonly campaignRoutes?: ReadonlyMap<number, CampaignReplyRoute>,
+  ) {}
 
-function queueHours(sql: Sql, companyId: number, queueId: number) {
-  return sql.maybe<QueueHours>("SELECT name, greeting_message, out_of_hours_message, schedules FROM queues WHERE company_id = $1 AND id = $2", [
-    companyId,
-    queueId,
-  ]);
+  scheduleType(): Promise<string> {
+    return (this.type ??= companySetting(this.sql, this.companyId, "scheduleType"));
+  }
+
+  companyClosed(): Promise<boolean> {
+    return (this.closed ??= this.sql
+      .maybe<{ schedules: OpeningHoursEntry[]; time_zone: string }>("SELECT schedules, time_zone FROM companies WHERE id = $1", [this.companyId])
+      .then((row) => !isOpen(row?.schedules ?? [], this.now, row?.time_zone)));
+  }
+
+  timeZone(): Promise<string> {
+    return (this.zone ??= companyTimeZone(this.sql, this.companyId));
+  }
+
+  queueHours(queueId: number): Promise<QueueHours | null> {
+    let q = this.queues.get(queueId);
+    if (!q) {
+      q = this.sql.maybe<QueueHours>("SELECT name, greeting_message, out_of_hours_message, schedules FROM queues WHERE company_id = $1 AND id = $2", [
+        this.companyId,
+        queueId,
+      ]);
+      this.queues.set(queueId, q);
+    }
+    return q;
+  }
+
+  async campaignRoute(whatsappId: number, ticketId: number): Promise<CampaignReplyRoute | null> {
+    if (this.campaignRoutes) return this.campaignRoutes.get(ticketId) ?? null;
+    return campaignReplyRoute(this.sql, this.companyId, whatsappId, ticketId);
+  }
 }
 
 /** The message for a ticket that has just entered `queueId`: its out-of-hours text when closed, else its greeting. */
 async function enterQueue(
-  sql: Sql,
-  t: RoutingTicket,
+  reads: RoutingReads,
   connection: WhatsappRow,
   queueId: number,
   type: string,
   now: Date,
   vars: Vars,
 ): Promise<{ message: string; bot: boolean }> {
-  const q = await queueHours(sql, t.company_id, queueId);
+  const q = await reads.queueHours(queueId);
   if (!q) return { message: "", bot: false };
   const bot = q.name === BOT_QUEUE_NAME;
-  if (type === "queue" && !isOpen(q.schedules, now, await companyTimeZone(sql, t.company_id))) {
+  if (type === "queue" && !isOpen(q.schedules, now, await reads.timeZone())) {
     return { message: applyVariables(q.out_of_hours_message || connection.out_of_hours_message, vars), bot };
   }
   return { message: applyVariables(q.greeting_message, vars), bot };
@@ -115,6 +147,7 @@ export async function decideRoute(
   body: string,
   created: boolean,
   now = new Date(),
+  reads = new RoutingReads(sql, t.company_id, now),
 ): Promise<RoutingDecision> {
   const none: RoutingDecision = { patch: {}, sends: [] };
   if (t.is_group || t.status !== "pending") return none;
@@ -123,26 +156,26 @@ export async function decideRoute(
   const inMenu = t.chatbot && t.queue_id === null;
   if (!created && !inMenu) return none;
 
-  const type = await scheduleType(sql, t.company_id);
+  const type = await reads.scheduleType();
   if (created) {
     // a customer answering a campaign goes to the campaign's queue (domains/campaign-dispatch/replies.ts)
-    const campaign = await campaignReplyRoute(sql, t.company_id, connection.id, t.id);
+    const campaign = await reads.campaignRoute(connection.id, t.id);
     const campaignQueue = campaign?.queueId ?? null;
-    if (type === "company" && (await companyClosed(sql, t.company_id, now))) {
+    if (type === "company" && (await reads.companyClosed())) {
       const text = applyVariables(connection.out_of_hours_message, vars);
       return { patch: { chatbot: false, ...(campaignQueue !== null ? { queue_id: campaignQueue } : {}) }, sends: text.trim() ? [text] : [] };
     }
     if (campaignQueue !== null) {
       // the campaign's bot answers the reply (domains/queue-integrations runtime: use_integration), not the queue's greeting
       if (campaign?.integrationId) return { patch: { queue_id: campaignQueue, chatbot: false, integration_id: campaign.integrationId, use_integration: true }, sends: [] };
-      const entered = await enterQueue(sql, t, connection, campaignQueue, type, now, vars);
+      const entered = await enterQueue(reads, connection, campaignQueue, type, now, vars);
       return { patch: { queue_id: campaignQueue, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
     }
     if (queues.length === 0) return none;
     // the connection's own bot (queue integration) talks first; the menu waits for its hand-over (menuAfterBot)
     if (queues.length > 1 && t.queue_id === null && connection.integration_id !== null) return none;
     if (queues.length === 1 || t.queue_id !== null) {
-      const entered = await enterQueue(sql, t, connection, t.queue_id ?? queues[0]!.id, type, now, vars);
+      const entered = await enterQueue(reads, connection, t.queue_id ?? queues[0]!.id, type, now, vars);
       return { patch: { queue_id: t.queue_id ?? queues[0]!.id, chatbot: entered.bot }, sends: entered.message.trim() ? [entered.message] : [] };
     }
     return { patch: { chatbot: true, amount_used_bot_queues: 1, bot_menu_at: now }, sends: [menuText(connection, vars)] };
@@ -154,7 +187,7 @@ export async function decideRoute(
   const choice = /^\s*\*?(\d{1,3})\*?\s*$/.exec(body)?.[1];
   const queue = choice !== undefined ? queues[Number(choice) - 1] : undefined;
   if (queue) {
-    const entered = await enterQueue(sql, t, connection, queue.id, type, now, vars);
+    const entered = await enterQueue(reads, connection, queue.id, type, now, vars);
     return { patch: { queue_id: queue.id, chatbot: entered.bot, bot_menu_at: null }, sends: entered.message.trim() ? [entered.message] : [] };
   }
   const max = connection.max_use_bot_queues > 0 ? connection.max_use_bot_queues : Infinity;
@@ -163,7 +196,7 @@ export async function decideRoute(
   }
   // attempts exhausted
   if (connection.transfer_queue_id !== null) {
-    const q = await queueHours(sql, t.company_id, connection.transfer_queue_id);
+    const q = await reads.queueHours(connection.transfer_queue_id);
     if (q) return { patch: { queue_id: connection.transfer_queue_id, chatbot: q.name === BOT_QUEUE_NAME, bot_menu_at: null }, sends: [] };
   }
   return { patch: { chatbot: false, bot_menu_at: null }, sends: [] };

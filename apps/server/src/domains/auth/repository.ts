@@ -39,6 +39,23 @@ export function consumeRefreshToken(sql: Sql, hash: string) {
   );
 }
 
+/**
+ * A refresh token spent longer ago than REFRESH_REUSE_GRACE_SECONDS whose session is still live: two
+ * holders of the same token (the user's browser and whoever copied its cookie) — its owner and session.
+ */
+export function findReusedRefreshToken(sql: Sql, hash: string) {
+  return sql.maybe<{ company_id: number; user_id: number; session_id: string }>(
+    `SELECT t.company_id, t.user_id, t.session_id FROM refresh_tokens t
+       JOIN sessions s ON s.company_id = t.company_id AND s.id = t.session_id AND s.revoked_at IS NULL
+      WHERE t.token_hash = $1 AND t.revoked_at <= now() - make_interval(secs => $2)`,
+    [hash, REFRESH_REUSE_GRACE_SECONDS],
+  );
+}
+
+export async function userEmail(sql: Sql, companyId: number, userId: number): Promise<string | null> {
+  return (await sql.maybe<{ email: string }>("SELECT email::text AS email FROM users WHERE company_id = $1 AND id = $2", [companyId, userId]))?.email ?? null;
+}
+
 export function markOnline(sql: Sql, companyId: number, userId: number) {
   return sql.exec("UPDATE users SET online = true, updated_at = now() WHERE id = $1 AND company_id = $2", [userId, companyId]);
 }

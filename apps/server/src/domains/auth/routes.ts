@@ -43,7 +43,7 @@ export const authRoutes: Domain = (api, ctx) => {
     { config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" }, ...noBody }, schema: { response: { 200: sessionResponse } } },
     async (request, reply) => {
       try {
-        return sendSession(reply, await auth.refresh(ctx, request.cookies[REFRESH_COOKIE]), secure);
+        return sendSession(reply, await auth.refresh(ctx, request.cookies[REFRESH_COOKIE], request.ip), secure);
       } catch (err) {
         void reply.clearCookie(REFRESH_COOKIE, { path: "/api/auth" });
         throw err;

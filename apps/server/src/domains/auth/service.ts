@@ -8,6 +8,7 @@ import { rooms } from "../../core/realtime.js";
 import { createSession, revokeSessions } from "../../core/sessions.js";
 import { hashOpaqueToken, newOpaqueToken } from "../../core/tokens.js";
 import { recordAudit } from "../audit-log/service.js";
+import { companyPayLink } from "../billing/company-pay-link.js";
 import { presentSessionUser } from "./presenter.js";
 import * as repo from "./repository.js";
 
@@ -47,7 +48,7 @@ async function issue(ctx: AppContext, row: repo.SessionRow, sessionId: string): 
 export async function login(ctx: AppContext, email: string, password: string, clientAddress: string): Promise<IssuedSession> {
   const typed = email.trim().toLowerCase();
   const user = await repo.findUserByEmail(ctx.sql, typed);
-  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()), `ip:${clientAddress}`);
+  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()), `ip:${clientAddress}`, user ? 0 : 1);
   // every failure is in the audit log: of the user's company when the e-mail is a user's, else of the platform company
   const failed = async (reason: string, err: unknown) => {
     await recordAudit(ctx.sql, {
@@ -66,7 +67,7 @@ export async function login(ctx: AppContext, email: string, password: string, cl
   try {
     assertCompanyUsable(companyOf(row));
   } catch (err) {
-    throw await failed(err instanceof AppError ? err.code : "company_unusable", err);
+    throw await failed(err instanceof AppError ? err.code : "company_unusable", await withPayLink(ctx, err, user.company_id));
   }
   const { ended, sessionId } = await ctx.sql.tx(async (sql) => {
     const ended = await revokeSessions(sql, { companyId: user.company_id, userId: user.id }, "login_elsewhere");
@@ -86,15 +87,66 @@ export async function login(ctx: AppContext, email: string, password: string, cl
   return issue(ctx, row, sessionId);
 }
 
-/** Rotates the refresh token of a live session: the presented one is spent, a new pair is issued. */
-export async function refresh(ctx: AppContext, refreshToken: string | undefined): Promise<IssuedSession> {
+/**
+ * A login refused after the due date keeps its message with the date and makes no session, but it
+ * carries `payUrl`: the signed link to the company's open invoice's Pix page, payable without
+ * logging in (billing/pay-link.ts). Given only to whoever typed the right password.
+ */
+async function withPayLink(ctx: AppContext, err: unknown, companyId: number): Promise<unknown> {
+  if (!(err instanceof AppError) || err.code !== "ERR_SUBSCRIPTION_EXPIRED") return err;
+  try {
+    const payUrl = await companyPayLink(ctx, companyId);
+    return payUrl ? new AppError(err.code, err.message, { ...err.extra, payUrl }, err.status) : err;
+  } catch (linkErr) {
+    ctx.log.error({ err: linkErr, companyId }, "auth: could not make the pay link of a login refused after the due date; refused without it");
+    return err;
+  }
+}
+
+/**
+ * Rotates the refresh token of a live session: the presented one is spent, a new pair is issued. A
+ * token presented again after its reuse grace ends its whole session (`endReusedSession`).
+ */
+export async function refresh(ctx: AppContext, refreshToken: string | undefined, clientAddress: string): Promise<IssuedSession> {
   if (!refreshToken) throw sessionExpired();
-  const owner = await repo.consumeRefreshToken(ctx.sql, hashOpaqueToken(refreshToken));
-  if (!owner) throw sessionExpired();
+  const hash = hashOpaqueToken(refreshToken);
+  const owner = await repo.consumeRefreshToken(ctx.sql, hash);
+  if (!owner) {
+    await endReusedSession(ctx, hash, clientAddress);
+    throw sessionExpired();
+  }
   const row = await repo.loadSessionUser(ctx.sql, owner.company_id, owner.user_id);
   if (!row) throw sessionExpired();
   assertCompanyUsable(companyOf(row));
   return issue(ctx, row, owner.session_id);
+}
+
+/**
+ * A spent refresh token presented past its grace means two holders of one token: the user's browser
+ * and someone who copied it (or the other way round — the server cannot tell which is the thief). The
+ * session ends for both: its access tokens and every other refresh token stop working, its sockets are
+ * closed, and the audit log of the user's company says so. The user signs in again.
+ */
+async function endReusedSession(ctx: AppContext, hash: string, clientAddress: string): Promise<void> {
+  const ended = await ctx.sql.tx(async (sql) => {
+    const reused = await repo.findReusedRefreshToken(sql, hash);
+    if (!reused) return [];
+    const ids = await revokeSessions(sql, { companyId: reused.company_id, userId: reused.user_id, sessionId: reused.session_id }, "refresh_token_reused");
+    // two requests with the same token at once: the second finds the session already ended
+    if (!ids.length) return [];
+    const email = await repo.userEmail(sql, reused.company_id, reused.user_id);
+    await recordAudit(sql, {
+      companyId: reused.company_id,
+      action: "session.token_reused",
+      actor: { id: null, name: "" },
+      ip: clientAddress,
+      target: { type: "user", id: reused.user_id, label: email ?? "" },
+      details: { sessionId: reused.session_id },
+    });
+    ctx.log.warn({ companyId: reused.company_id, userId: reused.user_id, sessionId: reused.session_id, ip: clientAddress }, "a spent refresh token was presented again: its session ended");
+    return ids;
+  });
+  ctx.realtime.endSessions(ended);
 }
 
 /** Ends the caller's session: its tokens and sockets, on every process. */

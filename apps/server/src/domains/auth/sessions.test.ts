@@ -204,6 +204,60 @@ describe("a session ends everywhere at once", () => {
   });
 });
 
+describe("a refresh token presented again after its grace", () => {
+  const refreshWith = (token: string) => app.api("POST", "/api/auth/refresh_token", { headers: { cookie: `jrt=${token}`, "x-forwarded-for": "10.200.0.9" } });
+  const jrtOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === "jrt")!.value;
+
+  it("ends the whole session: its access tokens, its other refresh tokens and its sockets; the audit log says so", async () => {
+    const companyId = await buildCompany(app.sql);
+    const user = await buildUser(app.sql, companyId);
+    const login = await app.api("POST", "/api/auth/login", { body: { email: user.email, password: "secret123" }, headers: { "x-forwarded-for": "10.200.0.8" } });
+    const firstAccess = login.json().token as string;
+    const stolen = jrtOf(login);
+    const rotated = await refreshWith(stolen);
+    expect(rotated.statusCode).toBe(200);
+    const current = jrtOf(rotated);
+    const currentAccess = rotated.json().token as string;
+    const { closed } = await openSocket(currentAccess);
+    // within the grace the spent token still works and ends nothing (a reload that lost the answer)
+    expect((await refreshWith(stolen)).statusCode).toBe(200);
+    expect((await me(currentAccess)).statusCode).toBe(200);
+
+    await app.sql.exec("UPDATE refresh_tokens SET revoked_at = now() - interval '11 seconds' WHERE user_id = $1 AND revoked_at IS NOT NULL", [user.id]);
+    const reused = await refreshWith(stolen);
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json().error).toBe("ERR_SESSION_EXPIRED");
+    await within(closed);
+    expect((await me(currentAccess)).json().error).toBe("ERR_SESSION_EXPIRED");
+    expect((await me(firstAccess)).json().error).toBe("ERR_SESSION_EXPIRED");
+    expect((await refreshWith(current)).json().error).toBe("ERR_SESSION_EXPIRED");
+    const session = await app.sql.one<{ revoked_reason: string }>("SELECT revoked_reason FROM sessions WHERE user_id = $1", [user.id]);
+    expect(session.revoked_reason).toBe("refresh_token_reused");
+    const audit = await app.sql.many<{ action: string; ip: string; target_id: number; target_label: string }>(
+      "SELECT action, ip, target_id, target_label FROM audit_log WHERE company_id = $1 AND action = 'session.token_reused'",
+      [companyId],
+    );
+    expect(audit).toEqual([{ action: "session.token_reused", ip: "10.200.0.9", target_id: user.id, target_label: user.email }]);
+    // a later login works as usual
+    expect((await me(await app.login(user.email))).statusCode).toBe(200);
+  });
+
+  it("of a session already ended (logout), touches nothing else: the user's new session stays, nothing is audited", async () => {
+    const companyId = await buildCompany(app.sql);
+    const user = await buildUser(app.sql, companyId);
+    const login = await app.api("POST", "/api/auth/login", { body: { email: user.email, password: "secret123" }, headers: { "x-forwarded-for": "10.200.0.8" } });
+    const old = jrtOf(login);
+    expect((await refreshWith(old)).statusCode).toBe(200);
+    expect((await app.api("DELETE", "/api/auth/logout", { token: login.json().token })).statusCode).toBe(200);
+    const next = await app.login(user.email);
+    await app.sql.exec("UPDATE refresh_tokens SET revoked_at = now() - interval '11 seconds' WHERE user_id = $1 AND revoked_at IS NOT NULL", [user.id]);
+    expect((await refreshWith(old)).json().error).toBe("ERR_SESSION_EXPIRED");
+    expect((await me(next)).statusCode).toBe(200);
+    const audit = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE company_id = $1 AND action = 'session.token_reused'", [companyId]);
+    expect(audit.n).toBe(0);
+  });
+});
+
 describe("company state on every request", () => {
   it("refuses an inactive company's API call and socket", async () => {
     const { companyId, token } = await loggedInUser();

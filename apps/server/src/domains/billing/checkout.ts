@@ -24,12 +24,20 @@ export function newTxid(): string {
  * invoice row stays locked while the PSP makes the charge, so concurrent clicks wait for the first.
  */
 export async function checkout(ctx: AppContext, driver: PixDriver | null, actor: RequestActor, input: SubscriptionInput): Promise<PixCharge> {
+  return chargeInvoice(ctx, driver, actor.companyId, input.invoiceId);
+}
+
+/**
+ * The Pix charge of one open invoice of the company: the checkout's, and the public pay page's (a
+ * signed pay link names the company and the invoice).
+ */
+export async function chargeInvoice(ctx: AppContext, driver: PixDriver | null, companyId: number, invoiceId: number): Promise<PixCharge> {
   if (!driver) throw new AppError("ERR_PIX_UNAVAILABLE", "Pagamento por Pix não configurado neste servidor");
   const row = await ctx.sql.tx(async (sql) => {
-    const invoice = await repo.findInvoice(sql, actor.companyId, input.invoiceId, { lock: true });
+    const invoice = await repo.findInvoice(sql, companyId, invoiceId, { lock: true });
     if (!invoice) throw new AppError("ERR_INVOICE_NOT_FOUND");
     if (invoice.status === "paid") throw new AppError("ERR_INVOICE_ALREADY_PAID", "Esta fatura já foi paga");
-    const reusable = await repo.findPayableCharge(sql, actor.companyId, invoice.id, invoice.value, REUSE_MARGIN_SECONDS);
+    const reusable = await repo.findPayableCharge(sql, companyId, invoice.id, invoice.value, REUSE_MARGIN_SECONDS);
     if (reusable) return reusable;
     const txid = newTxid();
     const amount = Number(invoice.value);
@@ -37,11 +45,11 @@ export async function checkout(ctx: AppContext, driver: PixDriver | null, actor:
     try {
       created = await driver.createCharge({ txid, amount, expiresInSeconds: PIX_CHARGE_EXPIRATION_SECONDS, description: `Fatura ${invoice.id} — ${invoice.detail}` });
     } catch (err) {
-      ctx.log.error({ err, companyId: actor.companyId, invoiceId: invoice.id, psp: driver.name }, "billing: the PSP could not make a Pix charge");
+      ctx.log.error({ err, companyId, invoiceId: invoice.id, psp: driver.name }, "billing: the PSP could not make a Pix charge");
       throw new AppError("ERR_PIX_UNAVAILABLE", err instanceof PixUnavailable ? err.message : "O provedor Pix não respondeu; tente novamente");
     }
-    return repo.insertCharge(sql, { companyId: actor.companyId, invoiceId: invoice.id, txid, amount: amount.toFixed(2), brcode: created.brcode, status: created.status, expiresAt: created.expiresAt });
+    return repo.insertCharge(sql, { companyId, invoiceId: invoice.id, txid, amount: amount.toFixed(2), brcode: created.brcode, status: created.status, expiresAt: created.expiresAt });
   });
-  ctx.log.info({ companyId: actor.companyId, invoiceId: input.invoiceId, txid: row.txid }, "billing: Pix checkout");
+  ctx.log.info({ companyId, invoiceId, txid: row.txid }, "billing: Pix checkout");
   return presentCharge(row, ctx.config.pix.provider === "sandbox");
 }

@@ -42,7 +42,7 @@ afterAll(async () => {
 const day = (base: string, n: number) => new Date(Date.parse(`${base}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 describe("invoice reminder e-mails", () => {
-  it("5 days before, 1 day before and overdue, each once, whatever the runs or processes; a failed send is retried", async () => {
+  it("when issued, 5 days before, 1 day before and overdue, each once, whatever the runs or processes; a failed send is retried", async () => {
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, mailFrom: "Atende <no-reply@atende.test>", env: "test" }, app.ctx.log);
     const base = "2030-03-10";
     const t = await buildTenant(app, { dueDate: day(base, 5) });
@@ -53,7 +53,11 @@ describe("invoice reminder e-mails", () => {
     await Promise.all([sendInvoiceReminders(app.ctx, mailer, base), sendInvoiceReminders(app.ctx, mailer, base)]);
     await sendInvoiceReminders(app.ctx, mailer, day(base, 2));
     expect(mine()).toHaveLength(1);
+    // the first e-mail announces the new invoice, says when it is due and counts as the 5-day reminder
+    expect(mine()[0]!.raw).toContain("Nova fatura");
     expect(mine()[0]!.raw).toContain("vence em 5 dias");
+    // quoted-printable: soft line breaks undone before looking for the link
+    expect(mine()[0]!.raw.replace(/=\r\n/g, "")).toMatch(/\/pagar\/[\w-]+\.[\w-]+\.[\w-]+/);
 
     failNext = true;
     await sendInvoiceReminders(app.ctx, mailer, day(base, 4));
@@ -67,7 +71,7 @@ describe("invoice reminder e-mails", () => {
     await sendInvoiceReminders(app.ctx, mailer, day(base, 9));
     expect(mine()).toHaveLength(3);
     expect(mine()[2]!.raw).toContain("vencida");
-    expect(await app.sql.many("SELECT kind FROM invoice_reminders WHERE invoice_id = $1 ORDER BY kind", [invoice.id])).toEqual([{ kind: "due1" }, { kind: "due5" }, { kind: "overdue" }]);
+    expect(await app.sql.many("SELECT kind FROM invoice_reminders WHERE invoice_id = $1 ORDER BY kind", [invoice.id])).toEqual([{ kind: "due1" }, { kind: "due5" }, { kind: "issued" }, { kind: "overdue" }]);
 
     // a paid invoice gets nothing more
     const paid = await app.sql.one<{ id: number }>("INSERT INTO invoices (company_id, due_date, recurrence, detail, value, status) VALUES ($1, $2, 'MENSAL', 'Plano Pro', 99.9, 'paid') RETURNING id", [t.companyId, day(base, 40)]);

@@ -31,11 +31,12 @@ const INVOICE_COLUMNS = "i.id, i.company_id, to_char(i.due_date, 'YYYY-MM-DD') A
 /**
  * Issues the invoice of every company whose due date is within `daysAhead` days (or past) and has
  * none for it yet: one statement, and the unique (company_id, due_date) key makes a second run — or a
- * second process at the same moment — insert nothing. The platform company, companies without a due
- * date and plans of value 0 are not billed; the value is the plan's monthly value times the months of
- * the company's recurrence.
+ * second process at the same moment, or 'Assine Agora!' pressed meanwhile — insert nothing. The
+ * platform company, companies without a due date and plans of value 0 are not billed; the value is the
+ * plan's monthly value times the months of the company's recurrence. With `companyId`, only that
+ * company, and `daysAhead` null = whatever its due date ('Assine Agora!').
  */
-export async function issueDueInvoices(sql: Sql, today: string, daysAhead: number): Promise<number> {
+export async function issueDueInvoices(sql: Sql, today: string, daysAhead: number | null, companyId: number | null = null): Promise<number> {
   return sql.exec(
     `INSERT INTO invoices (company_id, due_date, recurrence, detail, value)
      SELECT c.id, c.due_date, c.recurrence,
@@ -43,9 +44,18 @@ export async function issueDueInvoices(sql: Sql, today: string, daysAhead: numbe
             p.value * CASE c.recurrence WHEN 'BIMESTRAL' THEN 2 WHEN 'TRIMESTRAL' THEN 3 WHEN 'SEMESTRAL' THEN 6 WHEN 'ANUAL' THEN 12 ELSE 1 END
        FROM companies c JOIN plans p ON p.id = c.plan_id
       WHERE NOT c.is_platform AND c.status AND c.due_date IS NOT NULL AND p.value > 0
-        AND c.due_date <= $1::date + $2::int
+        AND ($2::int IS NULL OR c.due_date <= $1::date + $2::int)
+        AND ($3::int IS NULL OR c.id = $3)
      ON CONFLICT (company_id, due_date) DO NOTHING`,
-    [today, daysAhead],
+    [today, daysAhead, companyId],
+  );
+}
+
+/** The company's oldest open invoice (an overdue one before the next period's), or null. */
+export async function oldestOpenInvoice(sql: Sql, companyId: number): Promise<InvoiceRow | null> {
+  return sql.maybe<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices i WHERE i.company_id = $1 AND i.status = 'open' ORDER BY i.due_date, i.id LIMIT 1`,
+    [companyId],
   );
 }
 

@@ -1,16 +1,31 @@
 import { timingSafeEqual } from "node:crypto";
-import { invoicesPage, invoicesQuery, pixCharge, sandboxPixPayInput, subscriptionInput, subscriptionSummary } from "@atende/shared";
+import {
+  invoicesPage,
+  invoicesQuery,
+  issueInvoiceResponse,
+  payLinkParam,
+  pixCharge,
+  publicInvoice,
+  publicInvoicePix,
+  sandboxPixPayInput,
+  signupSettings,
+  subscriptionInput,
+  subscriptionSummary,
+} from "@atende/shared";
 import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { AppError } from "../../core/errors.js";
 import { createMailer } from "../../core/mailer.js";
-import { checkout } from "./checkout.js";
+import { noBody } from "../../core/openapi.js";
+import { chargeInvoice, checkout } from "./checkout.js";
 import { pixDriverOf } from "./driver-of.js";
-import { issueInvoices, issueInvoicesPayload, ISSUE_INVOICES_JOB, listInvoices } from "./invoices.js";
+import { issueInvoices, issueInvoicesPayload, ISSUE_INVOICES_JOB, issueOwnInvoice, listInvoices } from "./invoices.js";
+import { payLinkInvalid, verifyPayLink } from "./pay-link.js";
 import { reconcileAll, reconcileCharge, reconcilePayload, RECONCILE_JOB } from "./payments.js";
 import { SandboxPixDriver } from "./pix/sandbox-driver.js";
 import * as repo from "./repository.js";
 import { remindersPayload, REMINDERS_JOB, sendInvoiceReminders } from "./reminders.js";
+import { readSignupSettings, saveSignupSettings } from "./signup-settings.js";
 
 /** Company administrators (and the super administrator, who sees every company's invoices). */
 const admins = { gate: { minProfile: "admin" as const } };
@@ -69,6 +84,43 @@ export const billingRoutes: Domain = (api, ctx) => {
       trial: row.paid_invoices === 0,
       plan: { id: row.plan_id, name: row.plan_name, value: Number(row.plan_value), users: row.users, connections: row.connections, queues: row.queues },
     };
+  });
+
+  api.post("/invoices/issue", { config: { ...admins, ...noBody }, schema: { response: { 200: issueInvoiceResponse } } }, async (request) =>
+    issueOwnInvoice(ctx, request.actor),
+  );
+
+  /** The super administrator's sign-up settings (trial days, plan selected first), and their public read for the sign-up form. */
+  api.get("/billing/signup-settings", { config: superOnly, schema: { response: { 200: signupSettings } } }, async () => readSignupSettings(ctx.sql));
+  api.put("/billing/signup-settings", { config: superOnly, schema: { body: signupSettings, response: { 200: signupSettings } } }, async (request) =>
+    saveSignupSettings(ctx.sql, request.body),
+  );
+  api.get(
+    "/billing/signup-options",
+    { config: { public: true, rateLimit: { max: 60, timeWindow: "1 minute" } }, schema: { response: { 200: signupSettings } } },
+    async () => readSignupSettings(ctx.sql),
+  );
+
+  /**
+   * The public pay page of a signed pay link (login refusal after the due date, invoice e-mails): the
+   * one invoice's amount, due date and status, and its Pix charge. No session is made; a forged,
+   * altered or expired token, or one naming another company's invoice, is ERR_PAY_LINK_INVALID.
+   */
+  const linkedInvoice = async (token: string) => {
+    const claims = await verifyPayLink(ctx.config.jwtSecret, token);
+    const row = await repo.findInvoice(ctx.sql, claims.companyId, claims.invoiceId);
+    if (!row) throw payLinkInvalid();
+    return { claims, invoice: { value: Number(row.value), dueDate: row.due_date, status: row.status } };
+  };
+  const payLinkLimit = { public: true, rateLimit: { max: 30, timeWindow: "1 minute" } };
+  const payLinkPost = { ...payLinkLimit, ...noBody };
+  api.get("/public/invoices/:token", { config: payLinkLimit, schema: { params: payLinkParam, response: { 200: publicInvoice } } }, async (request) =>
+    (await linkedInvoice(request.params.token)).invoice,
+  );
+  api.post("/public/invoices/:token/pix", { config: payLinkPost, schema: { params: payLinkParam, response: { 200: publicInvoicePix } } }, async (request) => {
+    const { claims, invoice } = await linkedInvoice(request.params.token);
+    const pix = await chargeInvoice(ctx, driver, claims.companyId, claims.invoiceId);
+    return { ...invoice, pix };
   });
 
   api.post("/subscription", { config: admins, schema: { body: subscriptionInput, response: { 200: pixCharge } } }, async (request) =>

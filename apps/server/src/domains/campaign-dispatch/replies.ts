@@ -30,7 +30,9 @@ export async function noteCampaignReplies(sql: Sql, companyId: number, whatsappI
  * bot (queue integration) when it chose one (null when none, or the campaign has no queue). Read by the
  * routing decision of a new ticket.
  */
-export async function campaignReplyRoute(sql: Sql, companyId: number, whatsappId: number, ticketId: number): Promise<{ queueId: number; integrationId: number | null } | null> {
+export type CampaignReplyRoute = { queueId: number; integrationId: number | null };
+
+export async function campaignReplyRoute(sql: Sql, companyId: number, whatsappId: number, ticketId: number): Promise<CampaignReplyRoute | null> {
   // The contact's number first, by the two primary keys alone: with the company in the same WHERE, a
   // company too new for the table's statistics (estimated at one row) made PostgreSQL walk its
   // contacts and tickets in a nested loop (29 s for a company's first 1,660 tickets in a 1M-ticket
@@ -40,14 +42,21 @@ export async function campaignReplyRoute(sql: Sql, companyId: number, whatsappId
     [ticketId],
   );
   if (!me || me.company_id !== companyId) return null;
-  const row = await sql.maybe<{ queue_id: number | null; integration_id: number | null }>(
-    `SELECT c.queue_id, (SELECT i.id FROM queue_integrations i WHERE i.company_id = c.company_id AND i.id = c.integration_id) AS integration_id
+  return (await campaignReplyRoutes(sql, companyId, whatsappId, [me.number])).get(me.number) ?? null;
+}
+
+/** campaignReplyRoute for many contact numbers at once (a webhook delivery's new tickets): by number. */
+export async function campaignReplyRoutes(sql: Sql, companyId: number, whatsappId: number, numbers: string[]): Promise<Map<string, CampaignReplyRoute>> {
+  if (!numbers.length) return new Map();
+  const rows = await sql.many<{ phone: string; queue_id: number | null; integration_id: number | null }>(
+    `SELECT DISTINCT ON (r.phone) r.phone, c.queue_id,
+            (SELECT i.id FROM queue_integrations i WHERE i.company_id = c.company_id AND i.id = c.integration_id) AS integration_id
        FROM official_numbers o
-       JOIN campaign_recipients r ON r.official_number_id = o.id AND r.phone = $3 AND r.sent_at IS NOT NULL
+       JOIN campaign_recipients r ON r.official_number_id = o.id AND r.phone = ANY($3::text[]) AND r.sent_at IS NOT NULL
        JOIN campaigns c ON c.id = r.campaign_id
       WHERE o.company_id = $1 AND o.whatsapp_id = $2
-      ORDER BY r.sent_at DESC LIMIT 1`,
-    [companyId, whatsappId, me.number],
+      ORDER BY r.phone, r.sent_at DESC`,
+    [companyId, whatsappId, numbers],
   );
-  return row?.queue_id ? { queueId: row.queue_id, integrationId: row.integration_id } : null;
+  return new Map(rows.filter((r) => r.queue_id).map((r) => [r.phone, { queueId: r.queue_id!, integrationId: r.integration_id }]));
 }

@@ -2,11 +2,11 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { analyseCampaign } from "./analysis.js";
 import { stopWorkerThreads } from "../../core/worker-thread.js";
-import { campaignForm, postCampaign, seedCampaignWorld, waitAnalysed, type CampaignWorld } from "./test-fixtures.js";
+import { campaignForm, longLineWhileStoringCsv, postCampaign, seedCampaignWorld, waitAnalysed, type CampaignWorld } from "./test-fixtures.js";
 
 /**
  * The analysis's worker thread (analysis-thread.ts): its heap cap, a thread that dies, a line too
@@ -107,6 +107,23 @@ describe("the campaign analysis's worker thread", () => {
       rows: 0,
     });
     expect(existsSync(file)).toBe(false);
+  }, 30_000);
+
+  it("a line past 65,536 characters parsed while a batch is being stored: its number and the limit, no thread crash logged", async () => {
+    const text = longLineWhileStoringCsv("telefone;cpf;email;nome", (i) => `119${50000000 + i};${i};;Nome ${i}`, `11950009999;x;;${"x".repeat(100_000)}`);
+    const { id } = await analysingCampaign(text);
+    const logged = vi.spyOn(app.ctx.log, "error");
+    try {
+      await analyseCampaign(app.ctx, { companyId: t.companyId, campaignId: id });
+      expect(logged.mock.calls.map((c) => c[1])).toEqual([]);
+    } finally {
+      logged.mockRestore();
+    }
+    expect(await stored(id)).toEqual({
+      status: "ERROR",
+      error_message: "A linha 2002 do arquivo passa de 65536 caracteres (verifique se há aspas sem fechamento).",
+      rows: 0,
+    });
   }, 30_000);
 
   it("the server closing stops a running analysis at once: its attempt fails (pg-boss retries it) and the retry starts over from the file", async () => {

@@ -19,6 +19,9 @@ beforeAll(async () => {
   ow = await seedCampaignWorld(app, other.companyId);
   // the company works in Manaus (UTC−4): its days start at 04:00Z
   await app.sql.exec("UPDATE companies SET time_zone = 'America/Manaus' WHERE id = $1", [t.companyId]);
+  // the rows below stand for what the dispatcher left; with an active number the test app's own
+  // dispatcher would take the RUNNING one (no recipients left) and finish it while the tests read it
+  await app.sql.exec("UPDATE official_numbers SET active = false WHERE company_id = ANY($1::int[])", [[t.companyId, other.companyId]]);
 });
 afterAll(async () => {
   await app.close();

@@ -3,7 +3,7 @@ import { StringDecoder } from "node:string_decoder";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse, type Parser } from "csv-parse";
-import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, LIMITS } from "@atende/shared";
+import { campaignFileColumns, CAMPAIGN_MESSAGES, LIMITS, type CampaignFileColumns } from "@atende/shared";
 
 export type CsvEncoding = "utf-8" | "iso-8859-1" | "ascii";
 
@@ -100,43 +100,35 @@ export function decoderStream(encoding: CsvEncoding): Transform {
   });
 }
 
-/** A header cell as the analyses compare it: no BOM, trimmed, lower case. */
-const headerName = (cell: string) => cell.replace(/^\uFEFF/, "").trim().toLowerCase();
-
-export interface FileColumns {
-  /** Every header, normalised. */
-  names: string[];
-  phone: number;
-  cpf: number;
-  email: number;
-  /** The variable columns (every column but the three mandatory ones), in file order. */
-  vars: number[];
-}
-
 /**
- * The header line of a campaign file (spec 3 §5), for the three channels' analyses: refused when it has
- * a single column (the separator is not ';') or lacks a mandatory column (telefone, cpf, email).
+ * The header line of a campaign file (spec 3 §5), for the three channels' analyses: the shared rule
+ * (campaignFileColumns, also run by the campaign forms when a file is chosen), its refusal thrown as
+ * the file's fault in the spec's words.
  */
-export function fileColumns(record: string[]): FileColumns {
-  const names = record.map(headerName);
-  if (names.length < 2) throw new CampaignFileError(CAMPAIGN_MESSAGES.separator);
-  const missing = CAMPAIGN_MANDATORY_COLUMNS.filter((h) => !names.includes(h));
-  if (missing.length) throw new CampaignFileError(CAMPAIGN_MESSAGES.missingHeaders(missing));
-  const phone = names.indexOf("telefone");
-  const cpf = names.indexOf("cpf");
-  const email = names.indexOf("email");
-  const vars = names.map((_, i) => i).filter((i) => i !== phone && i !== cpf && i !== email);
-  return { names, phone, cpf, email, vars };
+export function fileColumns(record: string[]): CampaignFileColumns {
+  const header = campaignFileColumns(record);
+  if ("refusal" in header) throw new CampaignFileError(CAMPAIGN_MESSAGES.header(header.refusal));
+  return header.columns;
 }
 
 /**
  * The CSV reader of every campaign analysis (WhatsApp, SMS, e-mail): `;`, lenient quotes and column
  * counts, empty lines skipped, the BOM dropped, and one line never past LIMITS.campaignCsvMaxLineChars
  * (a quote never closed would make one field of the whole file: one large allocation can abort a
- * capped worker thread's process, nodejs/node#47224). `reading` is the file → decoder → parser
- * pipeline: every way out of the caller awaits it.
+ * capped worker thread's process, nodejs/node#47224).
+ *
+ * `ended` is the file → decoder → parser pipeline's end: null, or what failed it. It never rejects:
+ * the parser may meet a line too long while the caller awaits something else (a batch's INSERT), and a
+ * rejected promise nobody awaits yet is an unhandled rejection, which ends a worker thread without an
+ * outcome (the list said 'falha interna' instead of the line's number). Every way out of the caller
+ * awaits it: `csvReadDone` after the loop, `csvReadFailed` when the loop threw.
  */
-export function campaignCsvReader(file: string, encoding: CsvEncoding): { parser: Parser; reading: Promise<void> } {
+export interface CampaignCsvReading {
+  parser: Parser;
+  ended: Promise<{ err: unknown } | null>;
+}
+
+export function campaignCsvReader(file: string, encoding: CsvEncoding): CampaignCsvReading {
   const parser = parse({
     delimiter: ";",
     relax_column_count: true,
@@ -146,24 +138,40 @@ export function campaignCsvReader(file: string, encoding: CsvEncoding): { parser
     bom: true,
     max_record_size: LIMITS.campaignCsvMaxLineChars,
   });
-  const reading = pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser);
-  return { parser, reading };
+  const ended = pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), decoderStream(encoding), parser).then(
+    () => null,
+    (err: unknown) => ({ err }),
+  );
+  return { parser, ended };
+}
+
+/** A CSV syntax error as the file's fault (a line too long names its number and the limit); null for anything else. */
+function csvFileError(err: unknown): CampaignFileError | null {
+  if (err instanceof CampaignFileError) return err;
+  const csv = err as { code?: unknown; lines?: number } | null;
+  if (typeof csv?.code !== "string") return null;
+  if (csv.code === "CSV_MAX_RECORD_SIZE") return new CampaignFileError(CAMPAIGN_MESSAGES.lineTooLong(csv.lines ?? 0, LIMITS.campaignCsvMaxLineChars));
+  if (csv.code.startsWith("CSV_")) return new CampaignFileError(CAMPAIGN_MESSAGES.unreadable);
+  return null;
+}
+
+/** After the reader's loop ended without an error: the pipeline's own failure, if any, as csvReadFailed would throw it. */
+export async function csvReadDone(r: CampaignCsvReading): Promise<void> {
+  const end = await r.ended;
+  if (end) throw csvFileError(end.err) ?? end.err;
 }
 
 /**
  * After a reader's loop failed: stops the parser, waits for the pipeline, and rethrows — a CSV syntax
- * error as the file's fault (CampaignFileError: a line too long names its number), anything else as it
- * was (the database or the disk: retried). The reader stopping because the parser was closed on
- * purpose is not worth a line; other failures are.
+ * error (the loop's, or the pipeline's when the loop saw only the stream's premature end) as the
+ * file's fault, anything else as it was (the database or the disk: retried). The reader stopping
+ * because the parser was closed on purpose is not worth a line; other failures are.
  */
-export async function csvReadFailed(err: unknown, r: { parser: Parser; reading: Promise<void> }, warn: (err: unknown, msg: string) => void, what: string): Promise<never> {
+export async function csvReadFailed(err: unknown, r: CampaignCsvReading, warn: (err: unknown, msg: string) => void, what: string): Promise<never> {
   r.parser.destroy();
-  await r.reading.catch((pipeErr: unknown) => {
-    if (!(err instanceof CampaignFileError)) warn(pipeErr, `${what} file reader stopped`);
-  });
-  if (err instanceof CampaignFileError) throw err;
-  const csv = err as { code?: string; lines?: number };
-  if (csv.code === "CSV_MAX_RECORD_SIZE") throw new CampaignFileError(CAMPAIGN_MESSAGES.lineTooLong(csv.lines ?? 0, LIMITS.campaignCsvMaxLineChars));
-  if (csv.code?.startsWith("CSV_")) throw new CampaignFileError(CAMPAIGN_MESSAGES.unreadable);
+  const end = await r.ended;
+  const fileError = csvFileError(err) ?? (end ? csvFileError(end.err) : null);
+  if (fileError) throw fileError;
+  if (end && !(err instanceof CampaignFileError)) warn(end.err, `${what} file reader stopped`);
   throw err;
 }

@@ -2,7 +2,7 @@ import { CAMPAIGN_MESSAGES, CAMPAIGN_ROW_REASONS, templateCsvColumns } from "@at
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
 import { blockListMatcher } from "../keywords/service.js";
-import { campaignCsvReader, CampaignFileError, csvReadFailed, detectEncoding, fileColumns } from "./encoding.js";
+import { campaignCsvReader, CampaignFileError, csvReadDone, csvReadFailed, detectEncoding, fileColumns } from "./encoding.js";
 import { JsonRowBuffer } from "./row-buffer.js";
 import { templateComponents } from "./template-check.js";
 
@@ -85,9 +85,9 @@ export async function readRecipients(sql: Sql, input: RecipientsInput, events: R
   const needed = templates.reduce((m, t) => Math.max(m, t.columns), 0);
   // the company's block list (Keywords), while it is on: a row whose variables carry a listed word is not sent
   const blocked = await blockListMatcher(sql, companyId);
-  // started last: from here on every way out of this function awaits `reading`
+  // started last: from here on every way out of this function awaits the reader's end
   const csv = campaignCsvReader(input.filePath, encoding);
-  const { parser, reading } = csv;
+  const { parser } = csv;
 
   let columns: { phone: number; cpf: number; email: number; vars: number[] } | null = null;
   const batch = new JsonRowBuffer();
@@ -139,7 +139,7 @@ export async function readRecipients(sql: Sql, input: RecipientsInput, events: R
       ]);
       if (batch.count >= ANALYSIS_BATCH || batch.bytes >= ANALYSIS_BATCH_MAX_BYTES) await flush();
     }
-    await reading;
+    await csvReadDone(csv);
   } catch (err) {
     await csvReadFailed(err, csv, (e: unknown, msg: string) => events.warn(e, msg), "campaign");
   }

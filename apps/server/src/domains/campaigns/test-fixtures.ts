@@ -1,5 +1,7 @@
 import type { TestApp } from "../../../test/helper.js";
-import { sealStored } from "../../../test/factories.js";
+import { multipartBody, sealStored, type FormPart } from "../../../test/factories.js";
+
+export { multipartBody, type FormPart };
 
 let seq = 0;
 
@@ -64,32 +66,6 @@ export async function seedCampaignWorld(app: TestApp, companyId: number) {
 }
 export type CampaignWorld = Awaited<ReturnType<typeof seedCampaignWorld>>;
 
-export interface FormPart {
-  name: string;
-  value?: string;
-  file?: { name: string; type?: string; data: Buffer | string };
-}
-
-/** A multipart/form-data body as a browser sends it. */
-export function multipartBody(parts: FormPart[]) {
-  const boundary = "----atendeCampaignBoundary";
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    if (p.file) {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.file.name}"\r\nContent-Type: ${p.file.type ?? "text/csv"}\r\n\r\n`,
-        ),
-      );
-      chunks.push(typeof p.file.data === "string" ? Buffer.from(p.file.data) : p.file.data);
-      chunks.push(Buffer.from("\r\n"));
-    } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value ?? ""}\r\n`));
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** The form's fields for `w` with `file`, minus `omit`, plus `extra`. */
 export function campaignForm(
@@ -125,4 +101,25 @@ export async function waitAnalysed(app: TestApp, token: string, id: number, time
     if (Date.now() > until) throw new Error(`campaign ${id} still ANALYZING: ${res.body}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A campaign CSV of 2,000 data rows (a full analysis batch) that end one byte before the reader's
+ * first 256 KB chunk does, then a line of 100,000 characters: the parser hands over the 2,000th row
+ * with the next chunk and meets the long line in that same chunk, while the analysis is storing the
+ * batch (awaiting the database), not while it waits for the next row.
+ * `row(i)` is one data row without its line break; `header` the header line without it.
+ */
+export function longLineWhileStoringCsv(header: string, row: (i: number) => string, longLine: string): string {
+  const CHUNK = 256 * 1024;
+  const rows = Array.from({ length: 2000 }, (_, i) => row(i));
+  const bare = header.length + 1 + rows.reduce((n, r) => n + r.length + 1, 0);
+  // pad every row with one more column so that header + 2,000 rows = CHUNK - 1 bytes
+  const pad = Math.floor((CHUNK - 1 - bare - 2000) / 2000);
+  const padded = rows.map((r) => `${r};${"p".repeat(pad)}`);
+  const used = header.length + 1 + padded.reduce((n, r) => n + r.length + 1, 0);
+  const head = `${header};${"z".repeat(CHUNK - 1 - used - 1)}`;
+  const text = `${head}\n${padded.join("\n")}\n${longLine}\n`;
+  if (Buffer.byteLength(text) - longLine.length - 1 !== CHUNK - 1) throw new Error("longLineWhileStoringCsv: ASCII rows only");
+  return text;
 }

@@ -30,9 +30,11 @@ const companyBody = async (o: Record<string, unknown> = {}) => ({
 });
 let ipSeq = 0;
 const freshIp = () => ({ "x-forwarded-for": `10.0.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` });
+/** Sign-up offers plans with a value: the body's plan costs R$ 49,90 a month. */
 const signupBody = async (o: Record<string, unknown> = {}) => {
   const { name, email, phone, planId } = await companyBody();
-  return { name: name.slice(0, 50), email, phone, planId, password: "abcde", ...o };
+  await app.sql.exec("UPDATE plans SET value = 49.9 WHERE id = $1", [planId]);
+  return { name: name.slice(0, 50), userName: "Maria Fundadora", email, phone, planId, password: "abcde", ...o };
 };
 
 describe("companies: access", () => {
@@ -204,25 +206,46 @@ describe("companies: schedules", () => {
 });
 
 describe("sign-up", () => {
-  it("creates an active company on a monthly trial due tomorrow, whatever the body says", async () => {
+  it("creates an active company on the super administrator's trial (7 days by default), whatever the body says; the admin gets the person's name", async () => {
     const body = await signupBody({ dueDate: "2099-12-31", status: false, recurrence: "ANUAL", campaignsEnabled: false });
     const res = await app.api("POST", "/api/companies/cadastro", { body, headers: freshIp() });
     expect(res.statusCode).toBe(200);
-    // Tomorrow (UTC), counted here rather than by the function under test.
-    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    expect(res.json()).toEqual({ id: expect.any(Number), name: body.name, email: body.email, dueDate: tomorrow });
+    // Today + 7 (UTC), counted here rather than by the function under test.
+    const in7 = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    expect(res.json()).toEqual({ id: expect.any(Number), name: body.name, email: body.email, dueDate: in7 });
     const row = await app.sql.one("SELECT due_date, status, recurrence, campaigns_enabled, plan_id, phone FROM companies WHERE id = $1", [res.json().id]);
-    expect(row).toEqual({ due_date: tomorrow, status: true, recurrence: "MENSAL", campaigns_enabled: true, plan_id: body.planId, phone: body.phone });
+    expect(row).toEqual({ due_date: in7, status: true, recurrence: "MENSAL", campaigns_enabled: true, plan_id: body.planId, phone: body.phone });
     const admin = await app.sql.one("SELECT name, profile, super FROM users WHERE email = $1", [body.email]);
-    expect(admin).toEqual({ name: body.name, profile: "admin", super: false });
+    expect(admin).toEqual({ name: "Maria Fundadora", profile: "admin", super: false });
     const login = await app.api("POST", "/api/auth/login", { body: { email: body.email, password: "abcde" } });
     expect(login.statusCode).toBe(200);
-    expect(login.json().warningDays).toBe(1);
+    expect(login.json().user.name).toBe("Maria Fundadora");
   });
 
-  it("tomorrow is computed from the UTC date", () => {
-    expect(trialDueDate(new Date("2024-02-28T23:59:00Z"))).toBe("2024-02-29");
-    expect(trialDueDate(new Date("2024-12-31T00:00:00Z"))).toBe("2025-01-01");
+  it("takes the trial length the super administrator set", async () => {
+    const put = await app.api("PUT", "/api/billing/signup-settings", { token: rootToken, body: { trialDays: 3, planId: null } });
+    expect(put.statusCode).toBe(200);
+    try {
+      const res = await app.api("POST", "/api/companies/cadastro", { body: await signupBody(), headers: freshIp() });
+      expect(res.json().dueDate).toBe(new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10));
+    } finally {
+      await app.api("PUT", "/api/billing/signup-settings", { token: rootToken, body: { trialDays: 7, planId: null } });
+    }
+  });
+
+  it("refuses a plan of no value (it could never be paid for) and asks for the person's name", async () => {
+    const free = await buildPlan(app.sql);
+    const res = await app.api("POST", "/api/companies/cadastro", { body: await signupBody({ planId: free }), headers: freshIp() });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe("ERR_PLAN_NOT_OFFERED");
+    const noName = await app.api("POST", "/api/companies/cadastro", { body: await signupBody({ userName: "" }), headers: freshIp() });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().fields).toMatchObject({ userName: "Required" });
+  });
+
+  it("the trial's due date is counted from the UTC date", () => {
+    expect(trialDueDate(1, new Date("2024-02-28T23:59:00Z"))).toBe("2024-02-29");
+    expect(trialDueDate(7, new Date("2024-12-31T00:00:00Z"))).toBe("2025-01-07");
   });
 
   it("validates with the form messages and refuses a used e-mail", async () => {

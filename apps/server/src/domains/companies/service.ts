@@ -48,13 +48,13 @@ export async function companyPlan(ctx: AppContext, actor: RequestActor, id: numb
   return presentCompany(await visibleCompany(ctx.sql, actor, id));
 }
 
-/** Creates a company and its first admin (name = company name, e-mail = company e-mail). */
-export async function createCompanyWithAdmin(sql: Sql, fields: repo.CompanyFields, passwordHash: string): Promise<number> {
+/** Creates a company and its first admin (name = `adminName`, else the company's; e-mail = company e-mail). */
+export async function createCompanyWithAdmin(sql: Sql, fields: repo.CompanyFields, passwordHash: string, adminName = fields.name): Promise<number> {
   if (!(await repo.planExists(sql, fields.planId))) throw planMissing();
   if (await usersRepo.emailTaken(sql, fields.email)) throw emailTaken();
   const id = await repo.insertCompany(sql, fields);
   await usersRepo.insertUser(sql, id, {
-    name: fields.name,
+    name: adminName,
     email: fields.email,
     passwordHash,
     profile: "admin",

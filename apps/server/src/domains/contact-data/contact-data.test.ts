@@ -1,8 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mediaStorage } from "../../core/storage.js";
+import type { PersonalDataDocument } from "./document.js";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 
 let app: TestApp;
@@ -35,8 +37,7 @@ async function person(companyId: number, userId: number, number: string) {
   await app.sql.exec("INSERT INTO ticket_tags (company_id, ticket_id, tag_id) VALUES ($1, $2, $3)", [companyId, ticket.id, tag.id]);
   const media = await mediaStorage(dataDir).put(companyId, Buffer.from("fake image bytes"), { fileName: "rg.jpg", mimetype: "image/jpeg" });
   await app.sql.exec(
-    `INSERT INTO messages (company_id, ticket_id, contact_id, body, from_me) VALUES ($1, $2, $3, 'Meu CPF é 123', false);
-     `.trim(),
+    "INSERT INTO messages (company_id, ticket_id, contact_id, body, from_me, created_at) VALUES ($1, $2, $3, 'Meu CPF é 123', false, '2026-03-05T14:07:00Z')",
     [companyId, ticket.id, contact.id],
   );
   await app.sql.exec(
@@ -91,25 +92,53 @@ describe("LGPD: access", () => {
   });
 });
 
+/** The export's files: the ZIP read back with fflate's reader. */
+function unzipped(body: Buffer): { html: string; json: PersonalDataDocument; names: string[] } {
+  const files = unzipSync(new Uint8Array(body));
+  const read = (name: string) => strFromU8(files[name] ?? new Uint8Array());
+  return { names: Object.keys(files), html: read("dados-pessoais.html"), json: JSON.parse(read("dados-pessoais.json")) as PersonalDataDocument };
+}
+
 describe("LGPD: export", () => {
-  it("hands an admin everything stored about the contact, as a JSON download, and audits it", async () => {
+  it("hands an admin a ZIP with a page the person can read and the same content as JSON, without internal ids, and audits it", async () => {
     const p = await person(t.companyId, t.admin.id, "5511987650002");
     const res = await app.api("GET", `/api/contacts/${p.contactId}/export`, { token: t.admin.token, headers: { "x-forwarded-for": "203.0.113.7" } });
     expect(res.statusCode).toBe(200);
-    expect(res.headers["content-disposition"]).toBe(`attachment; filename="contato-${p.contactId}.json"`);
-    const body = res.json();
-    expect(body.contact).toMatchObject({ id: p.contactId, name: "Maria Souza", number: "5511987650002", email: "maria@cliente.test", document: "12345678909" });
-    expect(body.contact.extra_info).toEqual([{ name: "Cidade", value: "Recife" }]);
-    expect(body.tickets).toHaveLength(1);
-    expect(body.tickets[0].tags).toEqual([`VIP ${p.contactId}`]);
-    expect(body.messages.map((m: { body: string }) => m.body)).toEqual(["Meu CPF é 123", "foto do RG"]);
-    expect(body.messages[1]).toMatchObject({ media_type: "image", media_name: "rg.jpg" });
-    expect(JSON.stringify(body)).not.toContain(p.media);
-    expect(body.notes.map((n: { note: string }) => n.note)).toEqual(["Cliente pediu desconto"]);
-    expect(body.schedules.map((s: { body: string }) => s.body)).toEqual(["Lembrete da consulta"]);
-    expect(body.campaignRecipients).toEqual([expect.objectContaining({ phone: "5511987650002", cpf: "12345678909" })]);
-    expect(body.optOuts).toEqual([expect.objectContaining({ channel: "sms", address: "5511987650002" })]);
-    expect(body.company).toEqual({ id: t.companyId, name: expect.any(String) });
+    expect(res.headers["content-type"]).toBe("application/zip");
+    expect(res.headers["content-disposition"]).toBe(`attachment; filename="dados-pessoais-contato-${p.contactId}.zip"`);
+    const { names, html, json } = unzipped(res.rawPayload);
+    expect(names).toEqual(["dados-pessoais.html", "dados-pessoais.json"]);
+
+    // the readable page: Portuguese labels, dates on the company's clock (São Paulo, UTC-3), no columns or ids
+    expect(html).toContain('<html lang="pt-BR">');
+    expect(html).toContain("<h1>Dados pessoais de Maria Souza</h1>");
+    expect(html).toContain("<dt>Número de WhatsApp</dt><dd>5511987650002</dd>");
+    expect(html).toContain("<dt>CPF/CNPJ</dt><dd>12345678909</dd>");
+    expect(html).toContain("<dt>Cidade</dt><dd>Recife</dd>");
+    expect(html).toContain("<dt>Situação</dt><dd>Em atendimento</dd>");
+    expect(html).toContain(`<dt>Etiquetas</dt><dd>VIP ${p.contactId}</dd>`);
+    expect(html).toContain('<tr><td>05/03/2026 11:07</td><td>Você</td><td><span class="msg">Meu CPF é 123</span></td></tr>');
+    expect(html).toContain('<span class="tag">Imagem: rg.jpg</span> <span class="msg">foto do RG</span>');
+    expect(html).toContain("Cliente pediu desconto");
+    expect(html).toContain("Lembrete da consulta");
+    expect(html).toContain("<td>WhatsApp</td><td>Promo</td><td>5511987650002</td><td>Aguardando envio</td>");
+    expect(html).toContain("<td>SMS</td><td>5511987650002</td><td>Resposta do titular</td>");
+    for (const internal of ["company_id", "tagset_id", "ticket_id", "contact_id", "user_id", "media_path", p.media, `>${p.contactId}<`]) expect(html).not.toContain(internal);
+
+    // the machine-readable part: the same content, camelCase, ISO instants, no ids
+    expect(json.format).toBe("atende.dados-pessoais/1");
+    expect(json.company).toEqual({ name: expect.any(String), timeZone: "America/Sao_Paulo" });
+    expect(json.contact).toMatchObject({ name: "Maria Souza", number: "5511987650002", email: "maria@cliente.test", document: "12345678909", extraInfo: [{ name: "Cidade", value: "Recife" }] });
+    expect(json.tickets).toHaveLength(1);
+    expect(json.tickets[0]).toMatchObject({ status: "open", tags: [`VIP ${p.contactId}`], notes: [expect.objectContaining({ text: "Cliente pediu desconto" })] });
+    expect(json.tickets[0]!.messages.map((m: { text: string }) => m.text)).toEqual(["Meu CPF é 123", "foto do RG"]);
+    expect(json.tickets[0]!.messages[0]).toEqual({ at: "2026-03-05T14:07:00.000Z", from: "contact", agent: null, text: "Meu CPF é 123", attachment: null, deleted: false, edited: false, erased: false });
+    expect(json.tickets[0]!.messages[1]!.attachment).toEqual({ type: "image", name: "rg.jpg" });
+    expect(json.schedules.map((s: { text: string }) => s.text)).toEqual(["Lembrete da consulta"]);
+    expect(json.campaigns).toEqual([expect.objectContaining({ channel: "whatsapp", campaign: "Promo", address: "5511987650002", state: "pending" })]);
+    expect(json.optOuts).toEqual([expect.objectContaining({ channel: "sms", address: "5511987650002", source: "reply" })]);
+    expect(JSON.stringify(json)).not.toMatch(/"id"|_id"|company_id|tagset/);
+    expect(JSON.stringify(json)).not.toContain(p.media);
 
     const log = (await app.api("GET", "/api/audit-log?action=contact.exported", { token: t.admin.token })).json();
     expect(log.entries[0]).toMatchObject({
@@ -183,8 +212,23 @@ describe("LGPD: erase", () => {
     expect(theirLog.entries.filter((e: { action: string }) => e.action.startsWith("contact."))).toEqual([]);
 
     // the export now holds nothing personal
-    const again = (await app.api("GET", `/api/contacts/${p.contactId}/export`, { token: t.admin.token })).json();
-    expect(JSON.stringify(again)).not.toMatch(/Maria|Recife|CPF|12345678909|maria@cliente/);
+    const again = unzipped((await app.api("GET", `/api/contacts/${p.contactId}/export`, { token: t.admin.token })).rawPayload);
+    expect(JSON.stringify(again.json)).not.toMatch(/Maria|Recife|CPF|12345678909|maria@cliente/);
+    expect(again.html).not.toMatch(/Maria|Recife|CPF é|12345678909|maria@cliente/);
+    expect(again.html).toContain("Mensagem apagada a pedido do titular");
+  });
+});
+
+describe("LGPD: after an erasure", () => {
+  it("the contacts CSV export leaves the erased contact out", async () => {
+    const c = await buildTenant(app);
+    const gone = await person(c.companyId, c.admin.id, "5511987650004");
+    await person(c.companyId, c.admin.id, "5511987650005");
+    expect((await app.api("POST", `/api/contacts/${gone.contactId}/erase`, { token: c.admin.token })).statusCode).toBe(200);
+    const csv = await app.api("GET", "/api/contacts/export", { token: c.admin.token });
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(lines).toEqual(["nome;telefone;cpf;email", "Maria Souza;5511987650005;12345678909;maria@cliente.test"]);
   });
 });
 

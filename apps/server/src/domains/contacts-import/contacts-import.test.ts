@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
-import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { buildTenant, createTestApp, multipartBody, type TestApp } from "../../../test/helper.js";
 
 let app: TestApp;
 let base: string;
@@ -23,21 +23,8 @@ afterAll(async () => {
   await app.close();
 });
 
-function multipart(parts: { name: string; fileName?: string; data: Buffer | string }[]) {
-  const boundary = "----atendeImportBoundary";
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disposition = p.fileName ? `form-data; name="${p.name}"; filename="${p.fileName}"` : `form-data; name="${p.name}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.fileName ? "Content-Type: text/csv\r\n" : ""}\r\n`));
-    chunks.push(typeof p.data === "string" ? Buffer.from(p.data) : p.data);
-    chunks.push(Buffer.from("\r\n"));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
-
 function importFile(token: string | undefined, data: Buffer | string, fileName = "contatos.csv") {
-  const m = multipart([{ name: "file", fileName, data }]);
+  const m = multipartBody([{ name: "file", file: { name: fileName, data } }]);
   return app.app.inject({
     method: "POST",
     url: "/api/contacts/import",
@@ -82,7 +69,7 @@ describe("contacts import: access", () => {
 
 describe("contacts import: file rules", () => {
   it("asks for a file when none is sent", async () => {
-    const noPart = multipart([{ name: "other", data: "x" }]);
+    const noPart = multipartBody([{ name: "other", value: "x" }]);
     const r1 = await app.app.inject({ method: "POST", url: "/api/contacts/import", payload: noPart.payload, headers: { ...noPart.headers, authorization: `Bearer ${t.admin.token}` } });
     expect(r1.statusCode).toBe(400);
     expect(r1.json().message).toBe(NO_FILE);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { buildTenant, createTestApp, multipartBody, type TestApp } from "../../../test/helper.js";
 import { stopWorkerThreads } from "../../core/worker-thread.js";
 import { insertImport } from "./repository.js";
 import { runImportJob } from "./service.js";
@@ -26,17 +26,12 @@ const rows = (n: number, from = 0) =>
   ["nome;telefone;cpf;email", ...Array.from({ length: n }, (_, i) => `Contato ${from + i};55119${String(from + i).padStart(8, "0")};;`)].join("\n");
 
 function upload(data: string) {
-  const boundary = "----importWorkerBoundary";
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="grande.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-    Buffer.from(data),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const form = multipartBody([{ name: "file", file: { name: "grande.csv", data } }]);
   return app.app.inject({
     method: "POST",
     url: "/api/contacts/import",
-    payload,
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${t.admin.token}` },
+    payload: form.payload,
+    headers: { ...form.headers, authorization: `Bearer ${t.admin.token}` },
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ContactImportStatus } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
+import type { ImportEncoding } from "./decode.js";
 import type { ImportCounts } from "./importer.js";
 
 export interface ImportRow {
@@ -20,14 +21,18 @@ export interface ImportRow {
 
 const COLUMNS = "id, company_id, status, file_name, total, processed, imported, updated, rejected, errors, error, created_at, finished_at";
 
+/**
+ * A new import. A queued one waits for its job either as its file on disk (`fileEncoding`: the file's
+ * encoding) or, as imports queued before migration 0818 did, as its decoded text (`content`).
+ */
 export function insertImport(
   sql: Sql,
   companyId: number,
-  v: { userId: number; fileName: string; total: number; status: ContactImportStatus; content: string | null },
+  v: { userId: number; fileName: string; total: number; status: ContactImportStatus; content: string | null; fileEncoding?: ImportEncoding | null },
 ) {
   return sql.one<ImportRow>(
-    `INSERT INTO contact_imports (company_id, user_id, file_name, total, status, content) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [companyId, v.userId, v.fileName, v.total, v.status, v.content],
+    `INSERT INTO contact_imports (company_id, user_id, file_name, total, status, content, file_encoding) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [companyId, v.userId, v.fileName, v.total, v.status, v.content, v.fileEncoding ?? null],
   );
 }
 
@@ -35,12 +40,12 @@ export function findImport(sql: Sql, companyId: number, id: string) {
   return sql.maybe<ImportRow>(`SELECT ${COLUMNS} FROM contact_imports WHERE company_id = $1 AND id = $2`, [companyId, id]);
 }
 
-/** Claims a queued (or interrupted) import for this worker and returns its text. */
+/** Claims a queued (or interrupted) import for this worker: its file's encoding, or its text (queued before 0818). */
 export function claimImport(sql: Sql, companyId: number, id: string) {
-  return sql.maybe<{ content: string; total: number }>(
+  return sql.maybe<{ content: string | null; file_encoding: ImportEncoding | null; total: number }>(
     `UPDATE contact_imports SET status = 'running', processed = 0, imported = 0, updated = 0, rejected = 0, errors = '[]'
-      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') AND content IS NOT NULL
-      RETURNING content, total`,
+      WHERE company_id = $1 AND id = $2 AND status IN ('queued', 'running') AND (content IS NOT NULL OR file_encoding IS NOT NULL)
+      RETURNING content, file_encoding, total`,
     [companyId, id],
   );
 }
@@ -69,11 +74,14 @@ export function failImport(sql: Sql, companyId: number, id: string, error: strin
   );
 }
 
-/** One page of the company's contacts after `afterId`, in id order (the export walks the table with it). */
+/**
+ * One page of the company's contacts after `afterId`, in id order (the export walks the table with it);
+ * groups and contacts erased at their request (LGPD placeholders) are left out.
+ */
 export function exportBatch(sql: Sql, companyId: number, afterId: number, limit: number) {
   return sql.many<{ id: number; name: string; number: string; document: string; email: string }>(
     `SELECT id, name, number, document, email FROM contacts
-      WHERE company_id = $1 AND id > $2 AND NOT is_group ORDER BY id LIMIT $3`,
+      WHERE company_id = $1 AND id > $2 AND NOT is_group AND erased_at IS NULL ORDER BY id LIMIT $3`,
     [companyId, afterId, limit],
   );
 }

@@ -1,11 +1,10 @@
-import { CONTACT_IMPORT_MESSAGES, contactImport, contactImportIdParam, LIMITS } from "@atende/shared";
+import { rm } from "node:fs/promises";
+import { contactImport, contactImportIdParam } from "@atende/shared";
 import type { Domain } from "../../core/domain.js";
-import { AppError } from "../../core/errors.js";
 import { exportContacts } from "./export.js";
 import * as imports from "./service.js";
+import { receiveImportUpload } from "./upload.js";
 import { fileAnswer, upload } from "../../core/openapi.js";
-
-const noFile = () => new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.noFile, { fields: { file: CONTACT_IMPORT_MESSAGES.noFile } });
 
 /** Contacts CSV import and export (2-administration §5, §7), for every user of the company. */
 export const contactsImportRoutes: Domain = (api, ctx) => {
@@ -18,23 +17,16 @@ export const contactsImportRoutes: Domain = (api, ctx) => {
   });
 
   api.post("/contacts/import", { config: upload(), schema: { response: { 200: contactImport, 202: contactImport } } }, async (request, reply) => {
-    if (!request.isMultipart()) throw noFile();
-    let file;
-    let data: Buffer;
+    const { companyId, id: userId } = request.actor;
+    // streamed to disk, never held whole (config.contactsImportMaxBytes: the spec's 5 MB by default)
+    const file = await receiveImportUpload(request, ctx.config.dataDir, companyId, ctx.config.contactsImportMaxBytes);
     try {
-      file = await request.file({ limits: { fileSize: LIMITS.importMaxBytes, files: 1 } });
-      if (!file) throw noFile();
-      data = await file.toBuffer();
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      const code = (err as { code?: string }).code;
-      if (code === "FST_REQ_FILE_TOO_LARGE" || (err as { statusCode?: number }).statusCode === 413) {
-        throw new AppError("ERR_PAYLOAD_TOO_LARGE", CONTACT_IMPORT_MESSAGES.tooBig, { fields: { file: CONTACT_IMPORT_MESSAGES.tooBig } });
-      }
-      throw err;
+      const { async, result } = await imports.startImport(ctx, companyId, userId, file);
+      return await reply.status(async ? 202 : 200).send(result);
+    } finally {
+      // a queued import's file was moved to its place; a small or refused one's goes now
+      await rm(file.path, { force: true }).catch((err: unknown) => request.log.error({ err, file: file.path }, "could not remove a contacts upload"));
     }
-    const { async, result } = await imports.startImport(ctx, request.actor.companyId, request.actor.id, { fileName: file.filename, data });
-    return reply.status(async ? 202 : 200).send(result);
   });
 
   api.get("/contacts/import/:jobId", { schema: { params: contactImportIdParam, response: { 200: contactImport } } }, async (request) =>

@@ -1,14 +1,15 @@
+import { rename, rm } from "node:fs/promises";
 import { channel, CONTACT_IMPORT_MESSAGES, CONTACT_IMPORT_SYNC_MAX_ROWS, type ContactImportProgressEvent } from "@atende/shared";
 import { z } from "zod";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { rooms } from "../../core/realtime.js";
-import { decodeCsv, EncodingError } from "./decode.js";
 import { WorkerThreadDied } from "../../core/worker-thread.js";
-import { countInWorker, importInWorker } from "./import-thread.js";
-import { checkHeader, countRows, importRows, type ImportCounts } from "./importer.js";
+import { checkInWorker, importInWorker } from "./import-thread.js";
+import { checkUpload, importRows, type ImportCounts, type ImportSource } from "./importer.js";
 import { presentImport } from "./presenter.js";
 import * as repo from "./repository.js";
+import { importFile, noFile, type ImportUpload } from "./upload.js";
 
 export const IMPORT_JOB = "contacts.import";
 export const importJobPayload = z.object({ companyId: z.number().int().positive(), importId: z.uuid() });
@@ -38,34 +39,48 @@ function progressEmitter(ctx: AppContext, companyId: number, jobId: string, tota
 }
 
 /**
- * Checks the file (encoding, header, CSV syntax) before any write, then imports it: during the request
- * when it has fewer than CONTACT_IMPORT_SYNC_MAX_ROWS rows, else in a durable background job.
+ * Checks the uploaded file (encoding, header, CSV syntax) before any write, then imports it: during the
+ * request when it has fewer than CONTACT_IMPORT_SYNC_MAX_ROWS rows, else in a durable background job
+ * that reads the file from disk (it is moved to importFile(), and removed when the import ends). The
+ * file is read as a stream each time, never held whole. The caller removes `upload.path` afterwards
+ * (a no-op once it was moved).
  */
-export async function startImport(ctx: AppContext, companyId: number, userId: number, file: { fileName: string; data: Buffer }) {
-  if (file.data.length === 0) throw new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.noFile, { fields: { file: CONTACT_IMPORT_MESSAGES.noFile } });
-  let text: string;
-  try {
-    text = decodeCsv(file.data).text;
-  } catch (err) {
-    if (err instanceof EncodingError) throw new AppError("ERR_VALIDATION", CONTACT_IMPORT_MESSAGES.parseError, { fields: { file: CONTACT_IMPORT_MESSAGES.parseError } });
-    throw err;
-  }
-  checkHeader(text);
-  // a large file is parsed in a worker thread, so its 100k records' garbage stays off this heap
-  const total = file.data.length > COUNT_INLINE_MAX_BYTES ? await countInWorker(ctx, companyId, text) : await countRows(text);
-  const fileName = file.fileName.slice(0, 200);
+export async function startImport(ctx: AppContext, companyId: number, userId: number, upload: ImportUpload) {
+  if (upload.size === 0) throw noFile();
+  // a large file is checked in a worker thread, so its 100k records' garbage stays off this heap
+  const { encoding, total } = upload.size > COUNT_INLINE_MAX_BYTES ? await checkInWorker(ctx, companyId, upload.path) : await checkUpload(upload.path);
+  const fileName = upload.fileName.slice(0, 200);
 
   if (total < CONTACT_IMPORT_SYNC_MAX_ROWS) {
     const row = await repo.insertImport(ctx.sql, companyId, { userId, fileName, total, status: "running", content: null });
-    const counts = await importRows(ctx.sql, companyId, text);
+    const counts = await importRows(ctx.sql, companyId, { file: upload.path, encoding });
     const done = await repo.finishImport(ctx.sql, companyId, row.id, counts);
     progressEmitter(ctx, companyId, row.id, total)("done", counts, true);
     return { async: false, result: presentImport(done) };
   }
 
-  const row = await repo.insertImport(ctx.sql, companyId, { userId, fileName, total, status: "queued", content: text });
-  await ctx.jobs.send(IMPORT_JOB, { companyId, importId: row.id }, { singletonKey: `contact-import-${row.id}` });
-  return { async: true, result: presentImport(row) };
+  // the row, the file in its place and the job together: a failure leaves none of them
+  const moved = { to: null as string | null };
+  try {
+    const row = await ctx.sql.tx(async (tx) => {
+      const queued = await repo.insertImport(tx, companyId, { userId, fileName, total, status: "queued", content: null, fileEncoding: encoding });
+      moved.to = importFile(ctx.config.dataDir, companyId, queued.id);
+      await rename(upload.path, moved.to);
+      await ctx.jobs.send(IMPORT_JOB, { companyId, importId: queued.id }, { db: tx, singletonKey: `contact-import-${queued.id}` });
+      return queued;
+    });
+    return { async: true, result: presentImport(row) };
+  } catch (err) {
+    const file = moved.to;
+    if (file) await rm(file, { force: true }).catch((rmErr: unknown) => ctx.log.error({ err: rmErr, companyId, file }, "could not remove a contacts import's file after its queueing failed"));
+    throw err;
+  }
+}
+
+/** An ended import's file goes (a failure to remove it is logged: the file would stay on disk). */
+async function removeImportFile(ctx: AppContext, companyId: number, importId: string): Promise<void> {
+  const file = importFile(ctx.config.dataDir, companyId, importId);
+  await rm(file, { force: true }).catch((err: unknown) => ctx.log.error({ err, companyId, importId, file }, "could not remove an ended contacts import's file"));
 }
 
 /**
@@ -80,8 +95,11 @@ export async function runImportJob(ctx: AppContext, payload: z.infer<typeof impo
   if (!claimed) return;
   const emit = progressEmitter(ctx, companyId, importId, claimed.total);
   emit("running", { processed: 0, imported: 0, updated: 0, rejected: 0, errors: [] }, true);
+  // an import queued before migration 0818 kept its text in the row
+  const source: ImportSource =
+    claimed.content !== null ? { text: claimed.content } : { file: importFile(ctx.config.dataDir, companyId, importId), encoding: claimed.file_encoding! };
   try {
-    const counts = await importInWorker(ctx, { companyId, importId, text: claimed.content }, async (c) => {
+    const counts = await importInWorker(ctx, { companyId, importId, source }, async (c) => {
       await repo.saveProgress(ctx.sql, companyId, importId, c);
       emit("running", c);
     });
@@ -93,12 +111,14 @@ export async function runImportJob(ctx: AppContext, payload: z.infer<typeof impo
     const row = await repo.failImport(ctx.sql, companyId, importId, message);
     if (row) emit("failed", row, true);
   }
+  await removeImportFile(ctx, companyId, importId);
 }
 
 /** The job's retries are used up (the database kept failing): the import ends failed instead of 'running' forever. */
 export async function importGaveUp(ctx: AppContext, payload: z.infer<typeof importJobPayload>) {
   const row = await repo.failImport(ctx.sql, payload.companyId, payload.importId, CONTACT_IMPORT_MESSAGES.parseError);
   if (row) progressEmitter(ctx, payload.companyId, payload.importId, row.total)("failed", row, true);
+  await removeImportFile(ctx, payload.companyId, payload.importId);
 }
 
 export async function getImport(ctx: AppContext, companyId: number, jobId: string) {

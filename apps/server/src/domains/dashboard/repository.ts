@@ -45,14 +45,18 @@ export function currentLoad(sql: Sql, companyId: number, tags: number[] | null) 
   );
 }
 
-/** Cycles finished in the range and their average handling time (accepted → finished). */
+/**
+ * Cycles finished in the range, and the average handling time of the holdings that ended in the range
+ * (accepted → handed on by a transfer, or finished: each agent's own interval, migration 0812).
+ */
 export function finishedCycles(sql: Sql, s: Scope) {
   const params: unknown[] = [s.companyId, s.start, s.end];
+  const tags = tagged(s.tags, params, "tt");
   return sql.one<{ finished: number; avg_support: number }>(
-    `SELECT count(*)::int AS finished,
-            ${minutes("avg(extract(epoch FROM tt.finished_at - tt.started_at)) FILTER (WHERE tt.started_at IS NOT NULL)")} AS avg_support
-       FROM ticket_traking tt
-      WHERE tt.company_id = $1 AND tt.finished_at >= $2 AND tt.finished_at < $3${tagged(s.tags, params, "tt")}`,
+    `SELECT (SELECT count(*)::int FROM ticket_traking tt
+              WHERE tt.company_id = $1 AND tt.finished_at >= $2 AND tt.finished_at < $3${tags}) AS finished,
+            (SELECT ${minutes("avg(extract(epoch FROM tt.ended_at - tt.started_at))")} FROM ticket_traking tt
+              WHERE tt.company_id = $1 AND tt.ended_at >= $2 AND tt.ended_at < $3 AND tt.started_at IS NOT NULL${tags}) AS avg_support`,
     params,
   );
 }
@@ -93,14 +97,16 @@ export interface AttendantRow {
   count_ativo: number;
   count_receptivo: number;
   avg_support: number;
-  online: boolean;
+  /** presence's inputs; the rule is isOnline (packages/shared/src/presence.ts) */
+  online_flag: boolean;
+  last_seen_at: string | null;
 }
 
 /**
- * Every user of the company with the cycles they accepted in the range (split by origin) and their
- * average handling time over their cycles finished in the range. Online: a socket connected (the
- * flag) seen in the last 10 minutes, or seen in the last 5 (connect or the client's userStatus, sent
- * every 5 minutes), so a flag left by a crashed process fades out.
+ * Every user of the company with the holdings they accepted in the range (split by origin) and their
+ * average handling time over their holdings that ended in the range (accepted → transferred on or
+ * finished: each agent's own interval). Presence's inputs (the socket flag, last seen) as the roll-up
+ * answer gives them (json), for the one rule, isOnline in packages/shared.
  */
 export function attendants(sql: Sql, s: Scope) {
   const params: unknown[] = [s.companyId, s.start, s.end];
@@ -113,15 +119,15 @@ export function attendants(sql: Sql, s: Scope) {
         WHERE tt.company_id = $1 AND tt.started_at >= $2 AND tt.started_at < $3 AND tt.user_id IS NOT NULL${tagged(s.tags, params, "tt")}
         GROUP BY tt.user_id
      ), handled AS (
-       SELECT tt.user_id, ${minutes("avg(extract(epoch FROM tt.finished_at - tt.started_at))")} AS avg_support
+       SELECT tt.user_id, ${minutes("avg(extract(epoch FROM tt.ended_at - tt.started_at))")} AS avg_support
          FROM ticket_traking tt
-        WHERE tt.company_id = $1 AND tt.finished_at >= $2 AND tt.finished_at < $3 AND tt.started_at IS NOT NULL
+        WHERE tt.company_id = $1 AND tt.ended_at >= $2 AND tt.ended_at < $3 AND tt.started_at IS NOT NULL
           AND tt.user_id IS NOT NULL${tagged(s.tags, params, "tt")}
         GROUP BY tt.user_id
      )
      SELECT u.id, u.name, COALESCE(a.tickets, 0) AS tickets, COALESCE(a.count_ativo, 0) AS count_ativo,
             COALESCE(a.count_receptivo, 0) AS count_receptivo, COALESCE(h.avg_support, 0) AS avg_support,
-            COALESCE(u.last_seen_at > now() - interval '5 minutes' OR (u.online AND u.last_seen_at > now() - interval '10 minutes'), false) AS online
+            u.online AS online_flag, to_json(u.last_seen_at) #>> '{}' AS last_seen_at
        FROM users u
        LEFT JOIN accepted a ON a.user_id = u.id
        LEFT JOIN handled h ON h.user_id = u.id
@@ -131,7 +137,7 @@ export function attendants(sql: Sql, s: Scope) {
   );
 }
 
-/** The company's tags with the cycles that entered in the range on tickets carrying each. */
+/** The company's tags with the tickets created in the range carrying each. */
 export function tagCounts(sql: Sql, s: Omit<Scope, "tags">) {
   return sql.many<{ id: number; name: string; color: string; tickets: number }>(
     `SELECT tg.id, tg.name, tg.color, COALESCE(n.tickets, 0) AS tickets
@@ -139,7 +145,7 @@ export function tagCounts(sql: Sql, s: Omit<Scope, "tags">) {
        LEFT JOIN (
          SELECT g.tag_id, count(*)::int AS tickets
            FROM ticket_traking tt JOIN ticket_tags g ON g.company_id = tt.company_id AND g.ticket_id = tt.ticket_id
-          WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3
+          WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3 AND tt.opened = 0
           GROUP BY g.tag_id
        ) n ON n.tag_id = tg.id
       WHERE tg.company_id = $1
@@ -149,7 +155,7 @@ export function tagCounts(sql: Sql, s: Omit<Scope, "tags">) {
 }
 
 /**
- * Cycles that entered today per hour of the company's clock (missing hours are absent). Under a tag
+ * Tickets created today (a reopening or a transfer is not a new ticket) per hour of the company's clock (missing hours are absent). Under a tag
  * filter through the cycle's copy of its ticket's tag set (migration 0790): joining the tickets' tags
  * hashed every tagged ticket of the company (90 ms at 1M tickets), the sets are a handful.
  */
@@ -163,7 +169,7 @@ export function hourly(sql: Sql, s: Scope, timeZone: string) {
   return sql.many<{ hour: number; tickets: number }>(
     `SELECT extract(hour FROM tt.queued_at AT TIME ZONE $4)::int AS hour, count(*)::int AS tickets
        FROM ticket_traking tt
-      WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3${tags}
+      WHERE tt.company_id = $1 AND tt.queued_at >= $2 AND tt.queued_at < $3 AND tt.opened = 0${tags}
       GROUP BY 1`,
     params,
   );

@@ -107,7 +107,9 @@ export interface RangeFigures {
     count_ativo: number;
     count_receptivo: number;
     avg_support: number;
-    online: boolean;
+    /** presence's inputs; the rule is isOnline (packages/shared/src/presence.ts) */
+    online_flag: boolean;
+    last_seen_at: string | null;
   }[];
 }
 
@@ -131,7 +133,7 @@ export async function rangeFigures(sql: Sql, companyId: number, days: Days, tags
        SELECT COALESCE(json_agg(json_build_object(
                 'id', u.id, 'name', u.name, 'tickets', COALESCE(a.started, 0)::int, 'count_ativo', COALESCE(a.ativo, 0)::int,
                 'count_receptivo', COALESCE(a.receptivo, 0)::int, 'avg_support', ${minutes("a.support_sum", "a.support_n")},
-                'online', COALESCE(u.last_seen_at > now() - interval '5 minutes' OR (u.online AND u.last_seen_at > now() - interval '10 minutes'), false)
+                'online_flag', u.online, 'last_seen_at', u.last_seen_at
               ) ORDER BY lower(u.name), u.id), '[]'::json) AS attendants
          FROM users u LEFT JOIN per_user a ON a.user_id = u.id
         WHERE u.company_id = $1

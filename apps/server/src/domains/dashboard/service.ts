@@ -1,4 +1,4 @@
-import { LIMITS, type DashboardQuery, type DashboardResponse } from "@atende/shared";
+import { isOnline, LIMITS, type DashboardQuery, type DashboardResponse } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { dashboardRange } from "./date-range.js";
@@ -25,6 +25,7 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
     rollup.tagCounts(ctx.sql, companyId, days),
     repo.hourly(ctx.sql, today, timeZone),
   ]);
+  const now = new Date();
   const perHour = new Map(hours.map((h) => [h.hour, h.tickets]));
   return {
     counters: {
@@ -42,7 +43,7 @@ export async function loadDashboard(ctx: AppContext, actor: RequestActor, query:
       count_ativo: p.count_ativo,
       count_receptivo: p.count_receptivo,
       avgSupportTime: p.avg_support,
-      online: p.online,
+      online: isOnline({ online: p.online_flag, lastSeenAt: p.last_seen_at ? new Date(p.last_seen_at) : null }, now),
     })),
     tags: tagRows,
     hourly: Array.from({ length: LIMITS.hourlyBuckets }, (_, hour) => ({ hour, tickets: perHour.get(hour) ?? 0 })),

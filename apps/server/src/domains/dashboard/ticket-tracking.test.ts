@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, setSetting } from "../../channels/testing.js";
 
-/** The cycles migration 0400's triggers record, driven through the real routes and the inbound pipeline. */
+/**
+ * The holdings migrations 0400 and 0812's triggers record (one row per interval of a cycle held by one
+ * agent and queue), driven through the real routes and the inbound pipeline.
+ */
 
 let app: TestApp;
 let dataDir: string;
@@ -47,12 +50,15 @@ interface Cycle {
   started: boolean;
   finished: boolean;
   rated: boolean;
+  opened: number;
+  ended: boolean;
 }
 
 const cycles = (ticketId: number) =>
   app.sql.many<Cycle>(
     `SELECT user_id, queue_id, whatsapp_id, origin_from_me, transfers, rating,
-            started_at > queued_at AS waited, started_at IS NOT NULL AS started, finished_at IS NOT NULL AS finished, rated_at IS NOT NULL AS rated
+            started_at > queued_at AS waited, started_at IS NOT NULL AS started, finished_at IS NOT NULL AS finished, rated_at IS NOT NULL AS rated,
+            opened, ended_at IS NOT NULL AS ended
        FROM ticket_traking WHERE company_id = $1 AND ticket_id = $2 ORDER BY id`,
     [t.companyId, ticketId],
   );
@@ -63,34 +69,47 @@ async function put(id: number, token: string, body: unknown) {
 }
 
 describe("ticket tracking", () => {
-  it("records a customer's cycle through accept, transfers, close, rating and reopen", async () => {
+  it("records a customer's cycle through accept, transfers, close, rating and reopen: one holding per holder", async () => {
     const number = "5511988880001";
     const { ticketId } = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
     expect(await cycles(ticketId)).toEqual([
-      { user_id: null, queue_id: queueA, whatsapp_id: wa, origin_from_me: false, transfers: 0, rating: null, waited: null, started: false, finished: false, rated: false },
+      { user_id: null, queue_id: queueA, whatsapp_id: wa, origin_from_me: false, transfers: 0, rating: null, waited: null, started: false, finished: false, rated: false, opened: 0, ended: false },
     ]);
 
     await new Promise((r) => setTimeout(r, 20)); // a measurable wait
     await put(ticketId, t.user.token, { action: "accept" });
-    expect(await cycles(ticketId)).toMatchObject([{ user_id: t.user.id, started: true, waited: true, transfers: 0 }]);
+    expect(await cycles(ticketId)).toMatchObject([{ user_id: t.user.id, started: true, waited: true, transfers: 0, opened: 0 }]);
 
-    // to queue B without a user: back to pending, the agent who held it stays on the cycle
+    // to queue B without a user: the agent's holding in queue A ends, queue B's begins (pending)
     await put(ticketId, t.admin.token, { action: "transfer", queueId: queueB });
-    expect(await cycles(ticketId)).toMatchObject([{ user_id: t.user.id, queue_id: queueB, transfers: 1, started: true }]);
-    // Bruna takes it from the queue, then it goes to queue A with the agent named
+    expect(await cycles(ticketId)).toMatchObject([
+      { user_id: t.user.id, queue_id: queueA, transfers: 0, started: true, ended: true, finished: false, opened: 0 },
+      { user_id: null, queue_id: queueB, transfers: 1, started: false, ended: false, opened: 2 },
+    ]);
+    // Bruna takes it from queue B (her holding, after a wait), then it goes to queue A with the agent named
+    await new Promise((r) => setTimeout(r, 20));
     await put(ticketId, bruna.token, { action: "accept" });
     await put(ticketId, t.admin.token, { action: "transfer", queueId: queueA, userId: t.user.id });
-    expect(await cycles(ticketId)).toMatchObject([{ user_id: t.user.id, queue_id: queueA, transfers: 2 }]);
+    expect(await cycles(ticketId)).toMatchObject([
+      { user_id: t.user.id, queue_id: queueA, ended: true },
+      { user_id: bruna.id, queue_id: queueB, started: true, waited: true, ended: true, finished: false },
+      { user_id: t.user.id, queue_id: queueA, transfers: 2, started: true, waited: false, ended: false, opened: 2 },
+    ]);
 
     await put(ticketId, t.user.token, { action: "finish" });
     await inbound(app, t.admin.token, wa, { number, body: "4" });
-    expect(await cycles(ticketId)).toMatchObject([{ finished: true, rated: true, rating: 4 }]);
+    // the close and the rating belong to the holding that closed it
+    expect((await cycles(ticketId)).map((c) => [c.finished, c.rating])).toEqual([
+      [false, null],
+      [false, null],
+      [true, 4],
+    ]);
 
-    // reopened by the admin: a new cycle, open at once (no wait)
+    // reopened by the admin: a new cycle (opened 1: not a new ticket), open at once (no wait)
     await put(ticketId, t.admin.token, { action: "reopen" });
-    const two = await cycles(ticketId);
-    expect(two).toHaveLength(2);
-    expect(two[1]).toEqual({
+    const four = await cycles(ticketId);
+    expect(four).toHaveLength(4);
+    expect(four[3]).toEqual({
       user_id: t.admin.id,
       queue_id: queueA,
       whatsapp_id: wa,
@@ -101,9 +120,16 @@ describe("ticket tracking", () => {
       started: true,
       finished: false,
       rated: false,
+      opened: 1,
+      ended: false,
     });
     await put(ticketId, t.admin.token, { action: "finish" });
-    expect((await cycles(ticketId)).map((c) => c.finished)).toEqual([true, true]);
+    expect((await cycles(ticketId)).map((c) => [c.finished, c.ended])).toEqual([
+      [false, true],
+      [false, true],
+      [true, true],
+      [true, true],
+    ]);
   });
 
   it("a ticket an agent opens is ativo and starts at once", async () => {
@@ -113,7 +139,7 @@ describe("ticket tracking", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(await cycles(res.json().id as number)).toEqual([
-      { user_id: t.admin.id, queue_id: queueA, whatsapp_id: wa, origin_from_me: true, transfers: 0, rating: null, waited: false, started: true, finished: false, rated: false },
+      { user_id: t.admin.id, queue_id: queueA, whatsapp_id: wa, origin_from_me: true, transfers: 0, rating: null, waited: false, started: true, finished: false, rated: false, opened: 0, ended: false },
     ]);
   });
 

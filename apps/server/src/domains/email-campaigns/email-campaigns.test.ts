@@ -2,9 +2,11 @@ import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTenant, createTestApp, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { bodyPart, decodeHeader, FakeSmtp } from "../../../test/fake-smtp/server.js";
+import { longLineWhileStoringCsv } from "../campaigns/test-fixtures.js";
+import { signTrackingToken } from "../email-tracking/tokens.js";
 import { createBody, createWithFile, seedEmailWorld, waitStatus, type EmailWorld } from "./test-fixtures.js";
 
 /** E-mail campaigns end to end against a real SMTP server on loopback (test/fake-smtp). */
@@ -155,6 +157,30 @@ describe("the analysis's worker thread", () => {
   });
 });
 
+describe("a line too long", () => {
+  it("past 65,536 characters: ERROR with its number and the limit, also when parsed while a batch is stored; no thread crash logged", async () => {
+    const long = `11950009999;x;a@x.com;${"x".repeat(100_000)}`;
+    const cases: [string, string][] = [
+      [`telefone;cpf;email;nome\n${long}\n`, "A linha 2 do arquivo passa de 65536 caracteres (verifique se há aspas sem fechamento)."],
+      [
+        longLineWhileStoringCsv("telefone;cpf;email;nome", (i) => `119${50000000 + i};${i};a${i}@x.test;Ana`, long),
+        "A linha 2002 do arquivo passa de 65536 caracteres (verifique se há aspas sem fechamento).",
+      ],
+    ];
+    for (const [csv, message] of cases) {
+      const logged = vi.spyOn(app.ctx.log, "error");
+      try {
+        const id = await createWithFile(app, t.supervisor.token, w, csv);
+        expect(await waitStatus(app, id, ["ACTIVE", "ERROR"])).toBe("ERROR");
+        expect((await app.sql.one<{ error_message: string }>("SELECT error_message FROM email_campaigns WHERE id = $1", [id])).error_message).toBe(message);
+        expect(logged.mock.calls.map((c) => c[1])).toEqual([]);
+      } finally {
+        logged.mockRestore();
+      }
+    }
+  }, 30_000);
+});
+
 describe("trigger, dispatch over SMTP, tracking and unsubscribe", () => {
   it("only ACTIVE campaigns of source 2 trigger; another company's is 404", async () => {
     const { id } = (await post(createBody(w))).json() as { id: number };
@@ -216,11 +242,33 @@ describe("trigger, dispatch over SMTP, tracking and unsubscribe", () => {
     expect(open1.headers["content-type"]).toBe("image/gif");
     await app.app.inject({ method: "GET", url: pathOf(pixel) });
     expect(await counters(id)).toMatchObject({ count_emails_opened: 1, count_emails_clicked: 0 });
-    const go = await app.app.inject({ method: "GET", url: pathOf(click) });
-    expect(go.statusCode).toBe(302);
-    expect(go.headers.location).toBe("https://loja.test/oferta?a=1&b=2");
-    await app.app.inject({ method: "GET", url: pathOf(click) });
+    // a destination outside the company's own domains: the click page names it
+    const page1 = await app.app.inject({ method: "GET", url: pathOf(click) });
+    expect(page1.statusCode).toBe(200);
+    expect(page1.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page1.body).toContain('<span data-testid="click-destination">https://loja.test/oferta?a=1&amp;b=2</span>');
+    expect(page1.body).toContain('<p class="host" data-testid="click-destination-host">loja.test</p>');
+    // on the company's own domain (setting linkDomains): straight there
+    expect((await app.api("PUT", "/api/settings/linkDomains", { token: t.admin.token, body: { value: "Loja.test" } })).json()).toEqual({ key: "linkDomains", value: "loja.test" });
+    try {
+      const go = await app.app.inject({ method: "GET", url: pathOf(click) });
+      expect(go.statusCode).toBe(302);
+      expect(go.headers.location).toBe("https://loja.test/oferta?a=1&b=2");
+    } finally {
+      await app.api("PUT", "/api/settings/linkDomains", { token: t.admin.token, body: { value: "" } });
+    }
     expect(await counters(id)).toMatchObject({ count_emails_opened: 1, count_emails_clicked: 1 });
+
+    // correctly signed for this recipient, but a URL its campaign's HTML does not have: refused, nothing counted
+    const before = await counters(id);
+    const rowOf3 = (await app.sql.one<{ id: string }>("SELECT id::text FROM email_campaign_recipients WHERE campaign_id = $1 AND row_number = 2", [id])).id;
+    for (const url of ["https://evil.test/", "https://loja.test/oferta?a=1&b=3"]) {
+      const foreign = signTrackingToken(app.ctx.config.jwtSecret, "c", [t.companyId, rowOf3, url]);
+      const refused = await app.app.inject({ method: "GET", url: `/t/c/${foreign}` });
+      expect(refused.statusCode, url).toBe(404);
+      expect(refused.headers.location).toBeUndefined();
+    }
+    expect(await counters(id)).toEqual(before);
 
     // a click on another recipient's message counts as its open too
     const other2 = bodyPart(smtp.to("depois@x.test")[0]!.raw, "text/html");

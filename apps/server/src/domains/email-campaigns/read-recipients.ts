@@ -1,10 +1,9 @@
 import { CAMPAIGN_MESSAGES, EMAIL_CAMPAIGN_MESSAGES, EMAIL_ROW_REASONS, isEmailAddress } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
-import { campaignCsvReader, CampaignFileError, csvReadFailed, detectEncoding, fileColumns } from "../campaigns/encoding.js";
+import { campaignCsvReader, CampaignFileError, csvReadDone, csvReadFailed, detectEncoding, fileColumns } from "../campaigns/encoding.js";
 import { templatePlaceholders } from "../email-tracking/render.js";
 import { blockListMatcher } from "../keywords/service.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
-import type { EmailAnalysisPayload } from "./analysis.js";
 
 const BATCH = 2000;
 
@@ -42,7 +41,8 @@ function markDuplicates(sql: Sql, companyId: number, campaignId: number): Promis
 }
 
 export interface EmailAnalysisInput {
-  payload: EmailAnalysisPayload;
+  /** The analysis job's payload (analysis.ts `emailAnalysisPayload`). */
+  payload: { companyId: number; campaignId: number };
   campaign: { file_path: string; subject: string; html: string };
 }
 export interface EmailAnalysisOutcome {
@@ -56,10 +56,11 @@ export interface EmailAnalysisOutcome {
 export async function readEmailRecipients(sql: Sql, warn: (err: unknown, msg: string) => void, { payload, campaign: c }: EmailAnalysisInput): Promise<EmailAnalysisOutcome> {
   const { companyId, campaignId } = payload;
   const encoding = await detectEncoding(c.file_path);
-  const csv = campaignCsvReader(c.file_path, encoding);
-  const { parser, reading } = csv;
   const needed = templatePlaceholders(c.subject, c.html);
   const blocked = await blockListMatcher(sql, companyId);
+  // started last: from here on every way out of this function awaits the reader's end
+  const csv = campaignCsvReader(c.file_path, encoding);
+  const { parser } = csv;
   let columns: { phone: number; cpf: number; email: number; vars: number[]; names: string[] } | null = null;
   let batch = emptyBatch();
   let total = 0;
@@ -113,7 +114,7 @@ export async function readEmailRecipients(sql: Sql, warn: (err: unknown, msg: st
       batch.reason.push(reason);
       if (batch.rowNumber.length >= BATCH) await flush();
     }
-    await reading;
+    await csvReadDone(csv);
   } catch (err) {
     await csvReadFailed(err, csv, warn, "e-mail campaign");
   }

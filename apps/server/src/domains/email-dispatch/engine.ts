@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { AppContext } from "../../core/context.js";
 import type { MailDriver } from "../email-transport/driver.js";
 import type { EmailOptions } from "../email-transport/options.js";
+import { companyLinks } from "../campaign-links/company-links.js";
 import { emitEmailCampaign, notifyEmailCampaign } from "../email-campaigns/events.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 import { campaignMessage, type CampaignContent } from "./message.js";
@@ -248,7 +249,8 @@ export class EmailDispatcher {
     rate: number,
   ): Promise<{ answers: Promise<RowResult[]>; unsent: string[] }> {
     const driver = this.driver();
-    const settings = { publicUrl: this.ctx.config.publicUrl, appSecret: this.ctx.config.jwtSecret, bounceDomain: this.opts.bounceDomain };
+    const { base } = await companyLinks(this.ctx.sql, c.companyId, this.ctx.config.publicUrl);
+    const settings = { publicUrl: base, appSecret: this.ctx.config.jwtSecret, bounceDomain: this.opts.bounceDomain };
     const inflight: Promise<RowResult | null>[] = [];
     const unsent: string[] = [];
     this.sendingFor = c.id;

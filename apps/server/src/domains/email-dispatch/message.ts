@@ -1,3 +1,4 @@
+import { ContentUrls } from "../campaign-links/content-urls.js";
 import type { OutgoingMail } from "../email-transport/driver.js";
 import { fillPlaceholders, textAlternative, trackHtml, unsubscribeUrl } from "../email-tracking/render.js";
 import { signTrackingToken } from "../email-tracking/tokens.js";
@@ -19,6 +20,7 @@ export interface RecipientToSend {
 }
 
 export interface MessageSettings {
+  /** Where the company's links are served from: `https://{linkHost}`, or PUBLIC_URL (campaign-links/company-links.ts). */
   publicUrl: string;
   appSecret: string;
   /** VERP bounce domain; null → the From address is the envelope sender. */
@@ -38,7 +40,7 @@ export const campaignMessageId = (campaignId: number, rowId: string, from: strin
 export function campaignMessage(c: CampaignContent, r: RecipientToSend, s: MessageSettings): OutgoingMail {
   const values = new Map(c.variables.map((name, i) => [name, r.variables[i] ?? ""]));
   const links = { publicUrl: s.publicUrl, appSecret: s.appSecret, companyId: c.companyId, rowId: r.id };
-  const html = trackHtml(fillPlaceholders(c.html, values, true), links);
+  const html = trackHtml(fillPlaceholders(c.html, values, true), links, ContentUrls.ofHtml(c.html));
   const unsubscribe = unsubscribeUrl(links);
   return {
     companyId: c.companyId,

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../core/context.js";
+import { companyLinks } from "../campaign-links/company-links.js";
+import { sendClick } from "../campaign-links/click-page.js";
+import { ContentUrls } from "../campaign-links/content-urls.js";
 import { confirmVerification, readVerification } from "../email-senders/service.js";
 import { escapeHtml } from "./render.js";
 import { readTrackingToken } from "./tokens.js";
@@ -9,7 +12,7 @@ import { recordOpen, unsubscribe } from "./tracking.js";
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:480px;margin:48px auto;padding:0 16px;color:#222}button{font-size:16px;padding:10px 20px;cursor:pointer}
 @media (prefers-color-scheme: dark){body{background:#121212;color:#eee}}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
@@ -46,8 +49,18 @@ export async function emailPublicRoutes(app: FastifyInstance, ctx: AppContext): 
     const row = rowOf(parts);
     const url = typeof parts?.[2] === "string" ? parts[2] : "";
     if (!row || !/^https?:\/\//i.test(url)) return notFound(reply);
+    // signed, and also one of the URLs its campaign's author wrote: nothing else is redirected to
+    const campaign = await ctx.sql.maybe<{ html: string }>(
+      `SELECT c.html FROM email_campaign_recipients r JOIN email_campaigns c ON c.company_id = r.company_id AND c.id = r.campaign_id
+        WHERE r.company_id = $1 AND r.id = $2`,
+      [row.companyId, row.rowId],
+    );
+    if (!campaign || !ContentUrls.ofHtml(campaign.html).allows(url)) {
+      request.log.warn({ companyId: row.companyId, rowId: row.rowId, url }, "click refused: not one of its campaign's URLs");
+      return notFound(reply);
+    }
     await recordOpen(ctx, row.companyId, row.rowId, true);
-    return reply.header("cache-control", "no-store").redirect(url, 302);
+    return sendClick(request, reply, url, await companyLinks(ctx.sql, row.companyId, ctx.config.publicUrl));
   });
 
   app.get<{ Params: { token: string } }>("/t/u/:token", async (request, reply) => {

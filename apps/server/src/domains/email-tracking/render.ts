@@ -1,17 +1,9 @@
+import { decodeAttribute, type ContentUrls } from "../campaign-links/content-urls.js";
 import { signTrackingToken } from "./tokens.js";
 
 /** HTML-escapes a value placed in the template's HTML. */
 export function escapeHtml(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
-
-function decodeAttribute(value: string): string {
-  return value
-    .replace(/&amp;/gi, "&")
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;|&apos;/gi, "'")
-    .replace(/&lt;/gi, "<")
-    .replace(/&gt;/gi, ">");
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_À-ÿ-]+)\s*\}\}/g;
@@ -42,14 +34,16 @@ export interface TrackedLinks {
 export const unsubscribeUrl = (t: TrackedLinks) => `${t.publicUrl}/t/u/${signTrackingToken(t.appSecret, "u", [t.companyId, t.rowId])}`;
 
 /**
- * The recipient's HTML: every http(s) link of an <a> goes through the click route (its original URL
+ * The recipient's HTML: every http(s) link of an <a> that is one of the campaign's own URLs
+ * (`content`, from the HTML as its author wrote it) goes through the click route (its original URL
  * inside the signed token), an open pixel and a visible unsubscribe footer are added before </body>.
- * Other links (mailto:, tel:, anchors) are left alone.
+ * Other links (mailto:, tel:, anchors, a URL made only of recipient data) are left alone: the click
+ * route would refuse them.
  */
-export function trackHtml(html: string, t: TrackedLinks): string {
+export function trackHtml(html: string, t: TrackedLinks, content: ContentUrls): string {
   const rewritten = html.replace(/(<a\b[^>]*?\bhref\s*=\s*)("([^"]*)"|'([^']*)')/gi, (whole, prefix: string, _q, dq?: string, sq?: string) => {
     const url = decodeAttribute((dq ?? sq ?? "").trim());
-    if (!/^https?:\/\//i.test(url)) return whole;
+    if (!/^https?:\/\//i.test(url) || !content.allows(url)) return whole;
     const token = signTrackingToken(t.appSecret, "c", [t.companyId, t.rowId, url]);
     return `${prefix}"${t.publicUrl}/t/c/${token}"`;
   });

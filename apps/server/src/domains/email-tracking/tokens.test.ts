@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ContentUrls } from "../campaign-links/content-urls.js";
 import { fillPlaceholders, templatePlaceholders, trackHtml } from "./render.js";
 import { readTrackingToken, signTrackingToken } from "./tokens.js";
 
@@ -27,17 +28,25 @@ describe("the recipient's HTML", () => {
   });
 
   it("http(s) links go through the click route, other links stay, a pixel and a footer before </body>", () => {
-    const html = trackHtml('<body><a href="https://a.test/x?y=1&amp;z=2">A</a><a href=\'mailto:b@c.test\'>B</a><a href="#top">C</a></body>', {
-      publicUrl: "https://app.test",
-      appSecret: SECRET,
-      companyId: 1,
-      rowId: "9",
-    });
+    const source = '<body><a href="https://a.test/x?y=1&amp;z=2">A</a><a href=\'mailto:b@c.test\'>B</a><a href="#top">C</a></body>';
+    const html = trackHtml(source, { publicUrl: "https://app.test", appSecret: SECRET, companyId: 1, rowId: "9" }, ContentUrls.ofHtml(source));
     const click = /href="https:\/\/app\.test\/t\/c\/([^"]+)"/.exec(html)![1]!;
     expect(readTrackingToken(SECRET, "c", click)).toEqual([1, "9", "https://a.test/x?y=1&z=2"]);
     expect(html).toContain("href='mailto:b@c.test'");
     expect(html).toContain('href="#top"');
     expect(html).toMatch(/<img src="https:\/\/app\.test\/t\/o\/[^"]+\.gif" width="1" height="1"[^>]*><\/body>$/);
     expect(html).toMatch(/href="https:\/\/app\.test\/t\/u\/[^"]+">Descadastrar<\/a>/);
+  });
+});
+
+describe("only the campaign's own URLs are tracked", () => {
+  it("a link whose URL came from a recipient's data (a placeholder making its host) stays as it is", () => {
+    const template = '<a href="https://loja.test/p?c={{codigo}}">A</a> <a href="{{site}}">B</a> <a href="https://{{sub}}.loja.test/">C</a>';
+    const filled = fillPlaceholders(template, new Map([["codigo", "X1"], ["site", "https://evil.test/"], ["sub", "evil.test/#"]]), true);
+    const html = trackHtml(filled, { publicUrl: "https://app.test", appSecret: SECRET, companyId: 1, rowId: "9" }, ContentUrls.ofHtml(template));
+    const clicks = [...html.matchAll(/href="https:\/\/app\.test\/t\/c\/([^"]+)"/g)].map((m) => readTrackingToken(SECRET, "c", m[1]!));
+    expect(clicks).toEqual([[1, "9", "https://loja.test/p?c=X1"]]);
+    expect(html).toContain('href="https://evil.test/"');
+    expect(html).toContain('href="https://evil.test/#.loja.test/"');
   });
 });

@@ -5,8 +5,7 @@ import { AppError } from "../../core/errors.js";
 import { emitTicketUpdate } from "../tickets/events.js";
 import { presentTicket } from "../tickets/presenter.js";
 import { findTicket } from "../tickets/repository.js";
-import { loadVisibleTicket } from "../tickets/service.js";
-import { visibilityFor } from "../tickets/visibility.js";
+import { loadVisibleTicket, visibilityFor } from "../tickets/visibility.js";
 import * as repo from "./repository.js";
 
 export async function listKanban(ctx: AppContext, actor: RequestActor, queueIds: number[] | undefined) {

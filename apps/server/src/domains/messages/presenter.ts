@@ -48,6 +48,8 @@ export function presentMessage(row: MessageRow): Message {
     referral: row.referral ? presentReferral(row.referral) : null,
     mediaUnavailable: row.media_unavailable ?? false,
     unsupported: row.unsupported ?? false,
+    // only on erased messages (the field is optional: older clients and caches lack it)
+    ...(row.erased_at ? { erased: true } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,5 +1,6 @@
 import type { MediaType } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
+import { historyVisibilitySql, type HistoryContext } from "../tickets/visibility.js";
 
 export interface MessageRow {
   id: number;
@@ -39,6 +40,8 @@ export interface MessageRow {
   referral: Record<string, unknown> | null;
   media_unavailable: boolean;
   unsupported: boolean;
+  /** When its text and media were erased at the contact's request (LGPD), or null. */
+  erased_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,7 +53,7 @@ export const MESSAGE_COLUMNS = `
   c.profile_pic_url AS contact_profile_pic_url, c.is_group AS contact_is_group,
   qm.id AS q_id, qm.body AS q_body, qm.from_me AS q_from_me, qm.media_type AS q_media_type,
   (qm.media_path IS NOT NULL) AS q_has_media, qm.is_deleted AS q_is_deleted,
-  m.send_status, m.send_error, m.send_attempts, m.next_attempt_at, m.reactions, m.referral, m.media_unavailable, m.unsupported, m.created_at, m.updated_at`;
+  m.send_status, m.send_error, m.send_attempts, m.next_attempt_at, m.reactions, m.referral, m.media_unavailable, m.unsupported, m.erased_at, m.created_at, m.updated_at`;
 
 export const MESSAGE_JOINS = `
   JOIN contacts c ON c.company_id = m.company_id AND c.id = m.contact_id
@@ -71,29 +74,92 @@ export function findByProviderId(sql: Sql, companyId: number, whatsappId: number
   );
 }
 
+/** A run of hidden messages as the history query finds it. */
+export interface HiddenRunRow {
+  beforeMessageId: number | null;
+  count: number;
+  queueId: number | null;
+  queueName: string | null;
+  queueColor: string | null;
+}
+
+export interface ConversationPage {
+  /** The page's visible messages, newest first; `q_visible` false when the quoted message is one the viewer may not see. */
+  rows: (MessageRow & { q_visible: boolean })[];
+  /** Visible messages in the whole conversation. */
+  count: number;
+  /** Runs of hidden messages that belong to the page, oldest first. */
+  hidden: HiddenRunRow[];
+}
+
 /**
- * One page of a conversation, newest first: every message of the contact on the connection (all its
- * tickets), or only the ticket's when the connection is gone.
+ * One page of a conversation as the viewer may see it: every message of the contact on the
+ * connection (all its tickets), or only the ticket's when the connection is gone. Messages of tickets
+ * the history rule (historyVisibilitySql, decided once per ticket) hides are left out: `offset` and
+ * `limit` count visible messages only, newest first, so pages neither skip nor repeat one; each run of
+ * consecutive hidden messages of one ticket goes with the page of the visible message it precedes
+ * (runs after the newest visible message with the first page).
  */
 export async function conversationPage(
   sql: Sql,
   companyId: number,
   scope: { contactId: number; whatsappId: number | null; ticketId: number },
+  viewer: HistoryContext,
   limit: number,
   offset: number,
-): Promise<{ rows: MessageRow[]; count: number }> {
+): Promise<ConversationPage> {
+  const params: unknown[] = [companyId];
+  const p = (value: unknown, cast = "") => {
+    params.push(value);
+    return `$${params.length}${cast}`;
+  };
+  // a conversation without a connection is its one ticket: no other ticket shares it
+  const conversation =
+    scope.whatsappId === null ? { contactId: "NULL::int", whatsappId: "NULL::int" } : { contactId: p(scope.contactId, "::int"), whatsappId: p(scope.whatsappId, "::int") };
   const where =
     scope.whatsappId === null
-      ? "m.company_id = $1 AND m.ticket_id = $2"
-      : "m.company_id = $1 AND m.contact_id = $2 AND m.whatsapp_id = $3";
-  const params = scope.whatsappId === null ? [companyId, scope.ticketId] : [companyId, scope.contactId, scope.whatsappId];
-  const rows = await sql.many<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages m ${MESSAGE_JOINS} WHERE ${where}
-      ORDER BY m.id DESC LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
+      ? `m.company_id = $1 AND m.ticket_id = ${p(scope.ticketId, "::int")}`
+      : `m.company_id = $1 AND m.contact_id = ${conversation.contactId} AND m.whatsapp_id = ${conversation.whatsappId}`;
+  const visible = historyVisibilitySql(viewer, params, conversation);
+  const lim = p(limit, "::int");
+  const off = p(offset, "::int");
+  const page = await sql.one<{ total: number; ids: string[]; runs: HiddenRunRow[] }>(
+    `WITH conv AS (SELECT m.id, m.ticket_id FROM messages m WHERE ${where}),
+     owners AS (
+       SELECT t.id, t.queue_id, coalesce(${visible}, false) AS visible
+         FROM tickets t WHERE t.company_id = $1 AND t.id IN (SELECT ticket_id FROM conv)
+     ),
+     ranked AS (
+       SELECT c.id, c.ticket_id, o.visible, o.queue_id,
+              count(*) FILTER (WHERE o.visible) OVER (ORDER BY c.id DESC) - 1 AS pos,
+              min(c.id) FILTER (WHERE o.visible) OVER (ORDER BY c.id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS next_visible,
+              row_number() OVER (ORDER BY c.id) - row_number() OVER (PARTITION BY c.ticket_id, o.visible ORDER BY c.id) AS island
+         FROM conv c JOIN owners o ON o.id = c.ticket_id
+     ),
+     runs AS (
+       SELECT min(r.id) AS first_id, count(*)::int AS n, min(r.next_visible) AS before_id, min(r.queue_id) AS queue_id
+         FROM ranked r WHERE NOT r.visible GROUP BY r.ticket_id, r.island
+     )
+     SELECT (SELECT count(*)::int FROM ranked WHERE visible) AS total,
+            (SELECT coalesce(array_agg(id ORDER BY id DESC), '{}') FROM ranked WHERE visible AND pos >= ${off} AND pos < ${off} + ${lim}) AS ids,
+            (SELECT coalesce(json_agg(json_build_object('beforeMessageId', u.before_id, 'count', u.n, 'queueId', q.id, 'queueName', q.name,
+                                                        'queueColor', q.color) ORDER BY u.first_id), '[]'::json)
+               FROM runs u
+               LEFT JOIN ranked a ON a.id = u.before_id
+               LEFT JOIN queues q ON q.company_id = $1 AND q.id = u.queue_id
+              WHERE (u.before_id IS NULL AND ${off} = 0) OR (a.pos >= ${off} AND a.pos < ${off} + ${lim})) AS runs`,
     params,
   );
-  const count = await sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM messages m WHERE ${where}`, params);
-  return { rows, count: count.n };
+  if (!page.ids.length) return { rows: [], count: page.total, hidden: page.runs };
+  const rowParams: unknown[] = [companyId, page.ids];
+  const quoteVisible = historyVisibilitySql(viewer, rowParams, { contactId: "qm.contact_id", whatsappId: "qm.whatsapp_id" });
+  const rows = await sql.many<MessageRow & { q_visible: boolean }>(
+    `SELECT ${MESSAGE_COLUMNS},
+            (qm.id IS NULL OR EXISTS (SELECT 1 FROM tickets t WHERE t.company_id = qm.company_id AND t.id = qm.ticket_id AND ${quoteVisible})) AS q_visible
+       FROM messages m ${MESSAGE_JOINS} WHERE m.company_id = $1 AND m.id = ANY($2::bigint[]) ORDER BY m.id DESC`,
+    rowParams,
+  );
+  return { rows, count: page.total, hidden: page.runs };
 }
 
 /** The last `limit` messages of each ticket (offline cache), oldest first per ticket. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Domain } from "../../core/domain.js";
 import { sendStoredMedia } from "../../core/media-type.js";
 import { readMultipart, parseOrThrow } from "./multipart.js";
-import { defineSendRetryJob } from "./send-retry.js";
+import { defineSendRetryJob } from "./send-retry-job.js";
 import * as service from "./service.js";
 import { fileAnswer } from "../../core/openapi.js";
 

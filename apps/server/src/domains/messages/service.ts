@@ -11,28 +11,43 @@ import { emitAppMessage } from "../tickets/events.js";
 import { presentTicket, ticketProtocol } from "../tickets/presenter.js";
 import * as ticketRepo from "../tickets/repository.js";
 import type { TicketRow } from "../tickets/repository.js";
-import { assertVisible, loadVisibleTicket } from "../tickets/service.js";
+import { assertVisible, historyVisibilityFor, loadVisibleTicket, mayReadInHistory } from "../tickets/visibility.js";
 import { presentMessage } from "./presenter.js";
 import * as repo from "./repository.js";
 import { mediaTypeOf, sendOutgoing, type OutgoingFile } from "./send-message.js";
 import { applyVariables, signBody } from "./variables.js";
 
 /**
- * GET /messages/{ticketId}: 20 per page counted from the newest, each page returned oldest first.
- * The pages cover the whole conversation with the contact on this connection (earlier, closed
- * tickets included), so history is never hidden; each message carries its own ticketId.
+ * GET /messages/{ticketId}: 20 visible messages per page counted from the newest, each page returned
+ * oldest first. The pages cover the conversation with the contact on this connection (earlier, closed
+ * tickets included), without the messages of tickets the user may not open unless the company shares
+ * the whole history (canSeeInHistory); `hidden` says where those were and how many. A visible reply
+ * to a hidden message carries no quote.
  */
 export async function listMessages(ctx: AppContext, actor: RequestActor, ticketId: number, pageNumber: number): Promise<MessagesPage> {
   const ticket = await loadVisibleTicket(ctx, actor, ticketId);
   const size = LIMITS.messagesPerPage;
-  const { rows, count } = await repo.conversationPage(
+  const page = await repo.conversationPage(
     ctx.sql,
     actor.companyId,
     { contactId: ticket.contact_id, whatsappId: ticket.whatsapp_id, ticketId: ticket.id },
+    await historyVisibilityFor(ctx.sql, actor),
     size,
     (pageNumber - 1) * size,
   );
-  return { messages: rows.reverse().map(presentMessage), hasMore: pageNumber * size < count, count };
+  return {
+    messages: page.rows.reverse().map((row) => {
+      const m = presentMessage(row);
+      return row.q_visible ? m : { ...m, quotedMsg: null };
+    }),
+    hasMore: pageNumber * size < page.count,
+    count: page.count,
+    hidden: page.hidden.map((r) => ({
+      beforeMessageId: r.beforeMessageId,
+      count: r.count,
+      queue: r.queueId !== null ? { id: r.queueId, name: r.queueName ?? "", color: r.queueColor ?? "" } : null,
+    })),
+  };
 }
 
 export interface AgentMessage {
@@ -130,7 +145,16 @@ export async function sendMessage(ctx: AppContext, actor: RequestActor, ticketId
   const total = m.files.reduce((n, f) => n + f.data.length, 0);
   if (total > LIMITS.attachmentMaxBytes) throw new AppError("ERR_PAYLOAD_TOO_LARGE", "O arquivo excede o tamanho máximo de 10MB");
   if (!m.body.trim() && !m.files.length && !m.mediaUrl) throw new AppError("ERR_VALIDATION", "Mensagem vazia");
+  if (m.quotedMsgId) await assertQuotable(ctx, actor, m.quotedMsgId);
   return sendAsAgent(ctx, actor, ticket, m);
+}
+
+/** A reply may quote only a message the user's history shows (the answer would carry the quote's text). */
+async function assertQuotable(ctx: AppContext, actor: RequestActor, quotedMsgId: number): Promise<void> {
+  const quoted = await repo.findMessage(ctx.sql, actor.companyId, quotedMsgId);
+  const owner = quoted ? await ticketRepo.findTicket(ctx.sql, actor.companyId, quoted.ticket_id) : null;
+  const readable = quoted && owner && (await mayReadInHistory(ctx.sql, actor, owner, { contactId: quoted.contact_id, whatsappId: quoted.whatsapp_id }));
+  if (!readable) throw new AppError("ERR_VALIDATION", "Mensagem citada não encontrada");
 }
 
 /** DELETE /messages/{id}: only the agent's own messages. */
@@ -152,7 +176,7 @@ export async function deleteMessage(ctx: AppContext, actor: RequestActor, id: nu
   return presented;
 }
 
-/** GET /messages/media/{id}: the file, to users of the company who may see the ticket. */
+/** GET /messages/media/{id}: the file, to users of the company whose history of the contact shows the message (canSeeInHistory). */
 export async function openMedia(
   ctx: AppContext,
   actor: RequestActor,
@@ -161,7 +185,9 @@ export async function openMedia(
   const message = await repo.findMessage(ctx.sql, actor.companyId, id);
   if (!message?.media_path) throw new AppError("ERR_NOT_FOUND", "Arquivo não encontrado");
   const ticket = (await ticketRepo.findTicket(ctx.sql, actor.companyId, message.ticket_id))!;
-  await assertVisible(ctx, actor, ticket);
+  // the history rule: the file of a message the user's history leaves out is not served either
+  const readable = await mayReadInHistory(ctx.sql, actor, ticket, { contactId: message.contact_id, whatsappId: message.whatsapp_id });
+  if (!readable) throw new AppError("ERR_NO_PERMISSION", "Sem permissão para ver esta mensagem");
   const file = await mediaStorage(ctx.config.dataDir).open(message.media_path);
   if (!file) throw new AppError("ERR_NOT_FOUND", "Arquivo não encontrado");
   return { ...file, mimetype: message.mimetype ?? "application/octet-stream", fileName: message.media_name ?? `arquivo-${id}` };

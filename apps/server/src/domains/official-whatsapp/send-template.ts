@@ -7,7 +7,7 @@ import { AppError } from "../../core/errors.js";
 import { presentMessage } from "../messages/presenter.js";
 import { sendOutgoing } from "../messages/send-message.js";
 import { assertMaySend } from "../messages/service.js";
-import { loadVisibleTicket } from "../tickets/service.js";
+import { loadVisibleTicket } from "../tickets/visibility.js";
 import { presentTemplate, templateParameterFormat, type TemplateRow } from "./presenter.js";
 
 type Input = z.output<typeof officialTemplateSendInput>;

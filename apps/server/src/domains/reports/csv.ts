@@ -1,4 +1,4 @@
-import type { ReportTicketsCsvQuery } from "@atende/shared";
+import { TICKET_ORIGIN_LABELS, TICKET_STATUS_LABELS, type ReportTicketsCsvQuery, type TicketStatus } from "@atende/shared";
 import type { Sql } from "../../db/sql.js";
 import { ticketBatch, type ListScope, type TicketRow } from "./repository.js";
 
@@ -6,9 +6,9 @@ import { ticketBatch, type ListScope, type TicketRow } from "./repository.js";
 export const CSV_BATCH = 500;
 
 const HEADERS: Record<ReportTicketsCsvQuery["lang"], string[]> = {
-  pt: ["Ticket", "Link", "Contato", "Número", "Status", "Fila", "Atendente", "Conexão", "Origem", "Entrada", "Primeira resposta", "Finalizado", "Primeira resposta (s)", "Resolução (s)", "Avaliação"],
-  en: ["Ticket", "Link", "Contact", "Number", "Status", "Queue", "Agent", "Connection", "Origin", "Entered", "First response", "Finished", "First response (s)", "Resolution (s)", "Rating"],
-  es: ["Ticket", "Enlace", "Contacto", "Número", "Estado", "Cola", "Agente", "Conexión", "Origen", "Entrada", "Primera respuesta", "Finalizado", "Primera respuesta (s)", "Resolución (s)", "Evaluación"],
+  pt: ["Ticket", "Link", "Contato", "Número", "Status", "Fila", "Atendente", "Conexão", "Origem", "Entrada", "Primeira resposta", "Finalizado", "Primeira resposta (s)", "Resolução (s)", "Avaliação", "Mensagens", "Tempo com o atendente (s)"],
+  en: ["Ticket", "Link", "Contact", "Number", "Status", "Queue", "Agent", "Connection", "Origin", "Entered", "First response", "Finished", "First response (s)", "Resolution (s)", "Rating", "Messages", "Time held (s)"],
+  es: ["Ticket", "Enlace", "Contacto", "Número", "Estado", "Cola", "Agente", "Conexión", "Origen", "Entrada", "Primera respuesta", "Finalizado", "Primera respuesta (s)", "Resolución (s)", "Evaluación", "Mensajes", "Tiempo con el agente (s)"],
 };
 
 /**
@@ -43,11 +43,16 @@ function local(d: Date | null, timeZone: string): string | null {
   return `${p("year")}-${p("month")}-${p("day")} ${p("hour")}:${p("minute")}:${p("second")}`;
 }
 
-function line(r: TicketRow, timeZone: string, origin: string): string {
+type Lang = ReportTicketsCsvQuery["lang"];
+
+/** The status and origin in the export's language, as the reports screen names them (never `open`, `pending`). */
+const statusLabel = (status: string, lang: Lang) => TICKET_STATUS_LABELS[lang][status as TicketStatus] ?? status;
+
+function line(r: TicketRow, timeZone: string, origin: string, lang: Lang): string {
   return [
-    r.ticket_id, origin + `/tickets/${r.uuid}`, r.contact_name, r.contact_number, r.status, r.queue_name, r.user_name, r.connection_name,
-    r.origin_from_me ? "ativo" : "receptivo", local(r.queued_at, timeZone), local(r.first_response_at, timeZone), local(r.finished_at, timeZone),
-    r.first_response_seconds, r.resolution_seconds, r.rating,
+    r.ticket_id, origin + `/tickets/${r.uuid}`, r.contact_name, r.contact_number, statusLabel(r.status, lang), r.queue_name, r.user_name, r.connection_name,
+    TICKET_ORIGIN_LABELS[lang][r.origin_from_me ? "ativo" : "receptivo"], local(r.queued_at, timeZone), local(r.first_response_at, timeZone), local(r.finished_at, timeZone),
+    r.first_response_seconds, r.resolution_seconds, r.rating, r.messages, r.held_seconds,
   ].map(csvField).join(";") + "\r\n";
 }
 
@@ -56,12 +61,12 @@ function line(r: TicketRow, timeZone: string, origin: string): string {
  * as UTF-8 only with it), `;` separators (the decimal comma makes `,` Excel's list separator there),
  * the header, then one line per cycle, newest event first.
  */
-export async function* ticketsCsv(sql: Sql, scope: ListScope, opts: { lang: ReportTicketsCsvQuery["lang"]; timeZone: string; origin: string }) {
+export async function* ticketsCsv(sql: Sql, scope: ListScope, opts: { lang: Lang; timeZone: string; origin: string }) {
   yield "\uFEFF" + HEADERS[opts.lang].map(csvField).join(";") + "\r\n";
   let after: { at: string; id: number } | null = null;
   for (;;) {
     const rows = await ticketBatch(sql, scope, CSV_BATCH, after);
-    if (rows.length) yield rows.map((r) => line(r, opts.timeZone, opts.origin)).join("");
+    if (rows.length) yield rows.map((r) => line(r, opts.timeZone, opts.origin, opts.lang)).join("");
     if (rows.length < CSV_BATCH) return;
     const last = rows[rows.length - 1]!;
     after = { at: last.cursor_at, id: last.cycle_id };

@@ -303,16 +303,20 @@ describe("reports: paging and CSV", () => {
     const lines = res.body.replace(/^\uFEFF/, "").split("\r\n");
     expect(lines.pop()).toBe("");
     expect(lines[0]).toBe(
-      "Ticket;Link;Contato;Número;Status;Fila;Atendente;Conexão;Origem;Entrada;Primeira resposta;Finalizado;Primeira resposta (s);Resolução (s);Avaliação",
+      "Ticket;Link;Contato;Número;Status;Fila;Atendente;Conexão;Origem;Entrada;Primeira resposta;Finalizado;Primeira resposta (s);Resolução (s);Avaliação;Mensagens;Tempo com o atendente (s)",
     );
     expect(lines).toHaveLength(1002);
-    expect(lines[1]).toMatch(/^\d+;http:\/\/[^;]+\/tickets\/[0-9a-f-]{36};"'=HYPERLINK\(""x"";""y""\)";55119\d+;closed;Vendas;Agent;Loja;receptivo;2026-04-01 09:00:00;;2026-04-01 09:30:00;;1800;$/);
+    expect(lines[1]).toMatch(/^\d+;http:\/\/[^;]+\/tickets\/[0-9a-f-]{36};"'=HYPERLINK\(""x"";""y""\)";55119\d+;Finalizado;Vendas;Agent;Loja;Receptivo;2026-04-01 09:00:00;;2026-04-01 09:30:00;;1800;;0;$/);
     // CSAT 5 only: the filters apply
     const fives = await get(t.admin.token, `tickets.csv?${APRIL}&metric=csat&rating=5&lang=en`);
     const rows = fives.body.replace(/^\uFEFF/, "").trim().split("\r\n");
     expect(rows[0]!.startsWith("Ticket;Link;Contact;Number;Status;Queue;Agent")).toBe(true);
     expect(rows).toHaveLength(501);
-    expect(rows.slice(1).every((r) => r.endsWith(";5"))).toBe(true);
+    expect(rows.slice(1).every((r) => r.endsWith(";5;0;"))).toBe(true); // rating 5, no agent message, never accepted
+    // the status and origin in the export's language, never the stored `closed` / `receptivo`
+    expect(rows[1]).toMatch(/;55119\d+;Finished;Vendas;Agent;Loja;Inbound;/);
+    const es = (await get(t.admin.token, `tickets.csv?${APRIL}&metric=csat&rating=5&lang=es`)).body.replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(es[1]).toMatch(/;55119\d+;Finalizado;Vendas;Agent;Loja;Receptivo;/);
   });
 });
 

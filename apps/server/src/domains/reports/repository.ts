@@ -98,7 +98,7 @@ export function volume(sql: Sql, s: ReportScope, timeZone: string, unit: "day" |
     return `SELECT ${key} AS key, n FROM (
               SELECT ${bucket} AS b, count(*)::int AS n
                 FROM ticket_traking tt
-               WHERE tt.company_id = $1 AND tt.${column} >= $2 AND tt.${column} < $3${where}
+               WHERE tt.company_id = $1 AND tt.${column} >= $2 AND tt.${column} < $3${column === "queued_at" ? " AND tt.opened = 0" : ""}${where}
                GROUP BY 1) g`;
   };
   return sql.many<{ kind: "created" | "resolved"; key: string; n: number }>(
@@ -125,6 +125,8 @@ export interface ListScope extends ReportScope {
 function listWhere(s: ListScope, params: unknown[]): string {
   const column = METRIC_COLUMN[s.metric];
   let where = `tt.company_id = $1 AND tt.${column} >= $2 AND tt.${column} < $3`;
+  // created: each ticket once, in the holding it was created in (its queue and agent then)
+  if (s.metric === "created") where += " AND tt.opened = 0";
   if (s.metric === "csat") where += " AND tt.rating IS NOT NULL";
   if (s.rating !== undefined) {
     params.push(s.rating);
@@ -150,6 +152,8 @@ export interface TicketRow {
   first_response_seconds: number | null;
   resolution_seconds: number | null;
   rating: number | null;
+  messages: number;
+  held_seconds: number | null;
   /** The event's instant as PostgreSQL wrote it (microseconds kept), for keyset paging. */
   cursor_at: string;
 }
@@ -158,7 +162,8 @@ const LIST_COLUMNS = (column: string) => `tt.id AS cycle_id, t.id AS ticket_id, 
        t.status, q.name AS queue_name, u.name AS user_name, w.name AS connection_name, tt.origin_from_me,
        tt.queued_at, tt.first_response_at, tt.finished_at, tt.rating,
        round(extract(epoch FROM tt.first_response_at - tt.queued_at))::float8 AS first_response_seconds,
-       round(extract(epoch FROM tt.finished_at - tt.queued_at))::float8 AS resolution_seconds,
+       round(extract(epoch FROM tt.finished_at - tt.cycle_queued_at))::float8 AS resolution_seconds,
+       tt.messages, round(extract(epoch FROM tt.ended_at - tt.started_at))::float8 AS held_seconds,
        tt.${column}::text AS cursor_at`;
 const LIST_JOINS = `JOIN tickets t ON t.company_id = tt.company_id AND t.id = tt.ticket_id
   JOIN contacts ct ON ct.company_id = t.company_id AND ct.id = t.contact_id

@@ -100,6 +100,8 @@ export function presentTicket(r: repo.TicketRow): ReportTicket {
     firstResponseSeconds: r.first_response_seconds,
     resolutionSeconds: r.resolution_seconds,
     rating: r.rating,
+    messages: r.messages,
+    heldSeconds: r.held_seconds,
   };
 }
 

@@ -5,7 +5,7 @@ import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
 import { extensionOf } from "../../core/storage.js";
-import type { InboundResult } from "../../channels/inbound.js";
+import type { InboundResult } from "../../channels/sink.js";
 import { presentSession } from "../whatsapp/presenter.js";
 import * as whatsappRepo from "../whatsapp/repository.js";
 

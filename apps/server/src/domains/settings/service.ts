@@ -1,4 +1,4 @@
-import { channel, isSettingKey, SETTING_VALUES, type Setting } from "@atende/shared";
+import { channel, isSettingKey, settingValue, type Setting } from "@atende/shared";
 import type { RequestActor } from "../../core/actor.js";
 import type { AppContext } from "../../core/context.js";
 import { AppError } from "../../core/errors.js";
@@ -12,15 +12,14 @@ export async function listSettings(ctx: AppContext, actor: RequestActor): Promis
 
 export async function updateSetting(ctx: AppContext, actor: RequestActor, key: string, value: string): Promise<Setting> {
   if (!isSettingKey(key)) throw new AppError("ERR_NO_SETTING_FOUND", `Configuração desconhecida: ${key}`);
-  const allowed = SETTING_VALUES[key];
-  if (!allowed.includes(value)) {
-    throw new AppError("ERR_VALIDATION", `value: use ${allowed.join(", ")}`, { fields: { value: `One of: ${allowed.join(", ")}` } });
-  }
+  const checked = settingValue(key, value);
+  if ("refusal" in checked) throw new AppError("ERR_VALIDATION", `value: ${checked.refusal}`, { fields: { value: checked.refusal } });
+  const stored = checked.value;
   await ctx.sql.tx(async (sql) => {
-    await repo.upsertSetting(sql, actor.companyId, key, value);
-    if (key === "campaignsEnabled") await repo.setCompanyCampaignsEnabled(sql, actor.companyId, value === "true");
+    await repo.upsertSetting(sql, actor.companyId, key, stored);
+    if (key === "campaignsEnabled") await repo.setCompanyCampaignsEnabled(sql, actor.companyId, stored === "true");
   });
-  const setting = { key, value };
+  const setting = { key, value: stored };
   ctx.realtime.emit(rooms.company(actor.companyId), channel.settings(actor.companyId), { action: "update", setting });
   return setting;
 }

@@ -49,6 +49,10 @@ describe("settings", () => {
       campaignsEnabled: "true",
       userRating: "disabled",
       signMessages: "enabled",
+      linkDomains: "",
+      linkHost: "",
+      shareContactHistory: "disabled",
+      webhookRetentionDays: "3",
     });
   });
 
@@ -105,5 +109,24 @@ describe("settings", () => {
     expect(ok.statusCode).toBe(200);
     const missing = await app.api("PUT", "/api/settings/scheduleType", { token: t.admin.token, body: {} });
     expect(missing.statusCode).toBe(400);
+  });
+
+  it("the company's own domains and link host: host names only, stored lower-cased; admins only", async () => {
+    const put = (key: string, value: string, token = t.admin.token) => app.api("PUT", `/api/settings/${key}`, { token, body: { value } });
+    expect((await put("linkDomains", "loja.com.br", t.supervisor.token)).statusCode).toBe(403);
+    for (const bad of ["https://loja.com.br", "loja.com.br/ofertas", "loja", "*.loja.com.br"]) {
+      const res = await put("linkDomains", bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json()).toMatchObject({ error: "ERR_VALIDATION", fields: { value: "Host names separated by commas (e.g. loja.com.br), at most 10" } });
+    }
+    expect((await put("linkDomains", "Loja.com.br,  loja-exemplo.com")).json()).toEqual({ key: "linkDomains", value: "loja.com.br, loja-exemplo.com" });
+    expect((await put("linkHost", "links.loja.com.br/s")).json()).toMatchObject({ error: "ERR_VALIDATION" });
+    expect((await put("linkHost", "Links.Loja.com.br")).json()).toEqual({ key: "linkHost", value: "links.loja.com.br" });
+    const list = (await app.api("GET", "/api/settings", { token: t.user.token })).json();
+    expect(list).toContainEqual({ key: "linkDomains", value: "loja.com.br, loja-exemplo.com" });
+    expect(list).toContainEqual({ key: "linkHost", value: "links.loja.com.br" });
+    expect((await app.api("GET", "/api/settings", { token: other.user.token })).json()).toContainEqual({ key: "linkDomains", value: "" });
+    await put("linkDomains", "");
+    await put("linkHost", "");
   });
 });

@@ -8,6 +8,8 @@ import { smsNotifier } from "./events.js";
 import type { SmsDispatchOptions } from "./options.js";
 import { applySmsReceipts, finishIfDone, reconcileUnconfirmed, UNCONFIRMED } from "./receipts.js";
 import { shortenText, storeShortLinks, type ShortLink } from "./short-links.js";
+import { companyLinks } from "../campaign-links/company-links.js";
+import { ContentUrls } from "../campaign-links/content-urls.js";
 import { sendingWindowOpen } from "./window.js";
 
 /** Claims are sized for this share of a second, so a pause (re-read before each claim) stops sending within it. */
@@ -209,11 +211,15 @@ export class SmsDispatcher {
   /** Fills each row's text (its CSV columns per the variable matrix), shortens URLs, stores the links. */
   private async prepare(c: RunningSmsCampaign, rows: ClaimedSmsRow[]): Promise<Prepared[]> {
     const links: ShortLink[] = [];
+    // the company's link host and the template's own URLs, once a batch
+    const shortening = c.use_shortener_url
+      ? { base: (await companyLinks(this.ctx.sql, c.company_id, this.ctx.config.publicUrl)).base, content: ContentUrls.ofText(c.template_content) }
+      : null;
     const out = rows.map((row) => {
       const values = Object.fromEntries(c.matrix_variables.map((m) => [m.template_variable, row.variables[m.file_index] ?? ""]));
       let body = fillSmsTemplate(c.template_content, values);
-      if (c.use_shortener_url) {
-        const s = shortenText(body, this.ctx.config.publicUrl, { companyId: c.company_id, campaignId: c.id, recipientId: row.id });
+      if (shortening) {
+        const s = shortenText(body, shortening.base, shortening.content, { companyId: c.company_id, campaignId: c.id, recipientId: row.id });
         body = s.text;
         links.push(...s.links);
       }

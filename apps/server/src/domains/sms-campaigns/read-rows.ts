@@ -1,7 +1,7 @@
 import { CAMPAIGN_MANDATORY_COLUMNS, CAMPAIGN_MESSAGES, SMS_ROW_REASONS, smsTemplateVariables } from "@atende/shared";
 import { normalizePhone } from "../../core/phone.js";
 import type { Sql } from "../../db/sql.js";
-import { campaignCsvReader, CampaignFileError, csvReadFailed, detectEncoding, fileColumns } from "../campaigns/encoding.js";
+import { campaignCsvReader, CampaignFileError, csvReadDone, csvReadFailed, detectEncoding, fileColumns } from "../campaigns/encoding.js";
 import { optedOutAmong } from "../opt-outs/repository.js";
 
 type Payload = { companyId: number; campaignId: number };
@@ -83,7 +83,7 @@ export async function readSmsRows(sql: Sql, warn: (err: unknown, msg: string) =>
   if (!c.file_path) throw new CampaignFileError(CAMPAIGN_MESSAGES.fileRequired);
   const encoding = await detectEncoding(c.file_path);
   const csv = campaignCsvReader(c.file_path, encoding);
-  const { parser, reading } = csv;
+  const { parser } = csv;
   const variables = smsTemplateVariables(c.template_content).length;
   const lastColumn = Math.max(-1, ...c.matrix_variables.map((m) => m.file_index));
   let columns: { phone: number; cpf: number; email: number } | null = null;
@@ -118,7 +118,7 @@ export async function readSmsRows(sql: Sql, warn: (err: unknown, msg: string) =>
       });
       if (batch.length >= BATCH) await flush();
     }
-    await reading;
+    await csvReadDone(csv);
   } catch (err) {
     await csvReadFailed(err, csv, warn, "SMS campaign");
   }

@@ -2,8 +2,9 @@ import { CAMPAIGN_MESSAGES } from "@atende/shared";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { longLineWhileStoringCsv } from "../campaigns/test-fixtures.js";
 import { createSms, readySms, seedSmsWorld, smsForm, smsTestConfig, uploadCsv, waitSms, type SmsWorld } from "./test-fixtures.js";
 
 /** POST /api/sms/campaigns/ (spec 3 §5, every SMS rule and message), the PUT of the CSV and its analysis. */
@@ -161,6 +162,27 @@ describe("the upload (PUT upload_url) and the analysis", () => {
     }
     expect(await readySms(app, t.supervisor.token, w, "telefone;cpf;email;nome;vencimento\n11988887777;1;a@x.com;Ana;10/12\n")).toMatchObject({ status: "READY" });
   });
+
+  it("a line past 65,536 characters ends ERROR with its number and the limit, also when parsed while a batch is stored; no thread crash logged", async () => {
+    const long = `11950009999;x;a@x.com;${"x".repeat(100_000)};1`;
+    const cases: [string, string][] = [
+      [`telefone;cpf;email;nome;vencimento\n${long}\n`, "A linha 2 do arquivo passa de 65536 caracteres (verifique se há aspas sem fechamento)."],
+      [
+        longLineWhileStoringCsv("telefone;cpf;email;nome;vencimento", (i) => `119${50000000 + i};${i};;Ana;1`, long),
+        "A linha 2002 do arquivo passa de 65536 caracteres (verifique se há aspas sem fechamento).",
+      ],
+    ];
+    for (const [csv, message] of cases) {
+      const logged = vi.spyOn(app.ctx.log, "error");
+      try {
+        const done = await readySms(app, t.supervisor.token, w, csv);
+        expect(done).toMatchObject({ status: "ERROR", error_message: message });
+        expect(logged.mock.calls.map((c) => c[1])).toEqual([]);
+      } finally {
+        logged.mockRestore();
+      }
+    }
+  }, 30_000);
 
   it("refuses an encoding outside utf-8, iso-8859-1 and ascii", async () => {
     const c = await createSms(app, t.supervisor.token, smsForm(w, { template: w.noVars }));

@@ -176,14 +176,65 @@ describe("URL shortener", () => {
     const codes = bodies.map((b) => /^Oi (Ana|Bia), veja https:\/\/atende\.test\/s\/([A-Za-z0-9_-]{8}) hoje\.$/.exec(b.body)?.[2]);
     expect(codes.every(Boolean)).toBe(true);
     expect(new Set(codes).size).toBe(2);
-    const click = await app.app.inject({ method: "GET", url: `/s/${codes[0]}` });
-    expect(click.statusCode).toBe(302);
-    expect(click.headers.location).toBe("https://exemplo.com/oferta?id=7");
-    await app.app.inject({ method: "GET", url: `/s/${codes[0]}` });
+    // exemplo.com is not declared as the company's own: the click page names it
+    const page = await app.app.inject({ method: "GET", url: `/s/${codes[0]}`, headers: { "accept-language": "en-US,en;q=0.9" } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<span data-testid="click-destination">https://exemplo.com/oferta?id=7</span>');
+    expect(page.body).toContain("Continue to exemplo.com");
+    await app.api("PUT", "/api/settings/linkDomains", { token: t.admin.token, body: { value: "exemplo.com" } });
+    try {
+      const click = await app.app.inject({ method: "GET", url: `/s/${codes[0]}` });
+      expect(click.statusCode).toBe(302);
+      expect(click.headers.location).toBe("https://exemplo.com/oferta?id=7");
+    } finally {
+      await app.api("PUT", "/api/settings/linkDomains", { token: t.admin.token, body: { value: "" } });
+    }
     expect((await app.app.inject({ method: "GET", url: "/s/unknown1" })).statusCode).toBe(404);
     expect(await waitSms(app, t.supervisor.token, c.id, (x) => x.clicks === 1)).toMatchObject({ clicks: 1 });
     await app.app.inject({ method: "GET", url: `/s/${codes[1]}` });
     expect(await waitSms(app, t.supervisor.token, c.id, (x) => x.clicks === 2)).toMatchObject({ clicks: 2 });
+  });
+});
+
+describe("short links go only to the template's own URLs", () => {
+  it("a URL from the recipient's data is not shortened; a stored link to a URL not in the template is refused", async () => {
+    const template = (await app.sql.one<{ id: number }>(
+      "INSERT INTO sms_templates (company_id, title, content) VALUES ($1, 'Cupom', 'Oi, cupom em https://exemplo.com/c/{{nome}} ou {{vencimento}}') RETURNING id",
+      [t.companyId],
+    )).id;
+    const c = await readySms(app, t.supervisor.token, w, "telefone;cpf;email;nome;vencimento\n11987770011;;;ana;https://evil.test/x\n", { template, use_shortener_url: true });
+    await api("POST", `/api/sms/campaigns/${c.id}/trigger/`);
+    await waitSms(app, t.supervisor.token, c.id, finished);
+    const { body } = await app.sql.one<{ body: string }>("SELECT body FROM sms_campaign_recipients WHERE campaign_id = $1", [c.id]);
+    const code = /^Oi, cupom em https:\/\/atende\.test\/s\/([A-Za-z0-9_-]{8}) ou https:\/\/evil\.test\/x$/.exec(body)?.[1];
+    expect(code, body).toBeTruthy();
+    const links = await app.sql.many<{ url: string }>("SELECT url FROM sms_short_links WHERE campaign_id = $1", [c.id]);
+    expect(links).toEqual([{ url: "https://exemplo.com/c/ana" }]);
+    expect((await app.app.inject({ method: "GET", url: `/s/${code}` })).statusCode).toBe(200);
+
+    // a link row whose URL the template does not have (written by anything but the dispatcher): 404, not counted
+    await app.sql.exec(
+      "INSERT INTO sms_short_links (code, company_id, campaign_id, recipient_id, url) SELECT 'forjado01', company_id, campaign_id, recipient_id, 'https://evil.test/x' FROM sms_short_links WHERE code = $1",
+      [code],
+    );
+    const refused = await app.app.inject({ method: "GET", url: "/s/forjado01" });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.headers.location).toBeUndefined();
+    expect((await app.sql.one<{ clicked_at: Date | null }>("SELECT clicked_at FROM sms_short_links WHERE code = 'forjado01'")).clicked_at).toBeNull();
+  });
+
+  it("with the company's link host (setting linkHost), links are https://{linkHost}/s/<code>", async () => {
+    expect((await app.api("PUT", "/api/settings/linkHost", { token: t.admin.token, body: { value: "https://x.test/" } })).json()).toMatchObject({ error: "ERR_VALIDATION" });
+    await app.api("PUT", "/api/settings/linkHost", { token: t.admin.token, body: { value: "Links.Exemplo.com" } });
+    try {
+      const c = await readySms(app, t.supervisor.token, w, "telefone;cpf;email;nome\n11987770021;;;Ana\n", { template: w.withUrl, use_shortener_url: true });
+      await api("POST", `/api/sms/campaigns/${c.id}/trigger/`);
+      await waitSms(app, t.supervisor.token, c.id, finished);
+      const { body } = await app.sql.one<{ body: string }>("SELECT body FROM sms_campaign_recipients WHERE campaign_id = $1", [c.id]);
+      expect(body).toMatch(/^Oi Ana, veja https:\/\/links\.exemplo\.com\/s\/[A-Za-z0-9_-]{8} hoje\.$/);
+    } finally {
+      await app.api("PUT", "/api/settings/linkHost", { token: t.admin.token, body: { value: "" } });
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { rooms } from "../../core/realtime.js";
 import { emitTicketUpdate } from "../tickets/events.js";
 import { presentTicket } from "../tickets/presenter.js";
 import * as ticketRepo from "../tickets/repository.js";
-import { loadVisibleTicket } from "../tickets/service.js";
+import { loadVisibleTicket } from "../tickets/visibility.js";
 import { presentTag } from "./presenter.js";
 import * as repo from "./repository.js";
 

@@ -1,5 +1,5 @@
 import type { Sql } from "../../db/sql.js";
-import { visibilitySql, type VisibilityContext } from "../tickets/visibility.js";
+import { historyVisibilitySql, type HistoryContext } from "../tickets/visibility.js";
 
 export interface NoteRow {
   id: number;
@@ -20,13 +20,13 @@ export function findNote(sql: Sql, companyId: number, id: number) {
 }
 
 /**
- * A contact's notes (across its tickets) or one ticket's, newest first; only notes of tickets the
- * viewer may open (the ticket visibility rule, widest view).
+ * A contact's notes (across its tickets) or one ticket's, newest first; only notes the history rule
+ * lets the viewer read (historyVisibilitySql over the note's ticket and its conversation).
  */
-export function listNotes(sql: Sql, companyId: number, f: { ticketId?: number; contactId?: number }, viewer: VisibilityContext) {
+export function listNotes(sql: Sql, companyId: number, f: { ticketId?: number; contactId?: number }, viewer: HistoryContext) {
   const params: unknown[] = [companyId];
   const where = ["n.company_id = $1"];
-  where.push(`EXISTS (SELECT 1 FROM tickets t WHERE t.company_id = n.company_id AND t.id = n.ticket_id AND ${visibilitySql(viewer, params, true)})`);
+  where.push(`EXISTS (SELECT 1 FROM tickets t WHERE t.company_id = n.company_id AND t.id = n.ticket_id AND ${historyVisibilitySql(viewer, params, { contactId: "t.contact_id", whatsappId: "t.whatsapp_id" })})`);
   if (f.contactId) {
     params.push(f.contactId);
     where.push(`n.contact_id = $${params.length}`);

@@ -4,8 +4,7 @@ import type { AppContext } from "../../core/context.js";
 import { enforce } from "../../core/enforce.js";
 import { AppError } from "../../core/errors.js";
 import * as ticketRepo from "../tickets/repository.js";
-import { assertVisible, loadVisibleTicket } from "../tickets/service.js";
-import { visibilityFor } from "../tickets/visibility.js";
+import { assertVisible, historyVisibilityFor, loadVisibleTicket, mayReadInHistory } from "../tickets/visibility.js";
 import * as repo from "./repository.js";
 
 function present(row: repo.NoteRow): TicketNote {
@@ -28,17 +27,24 @@ export async function createNote(ctx: AppContext, actor: RequestActor, input: { 
   return present((await repo.findNote(ctx.sql, actor.companyId, id))!);
 }
 
-/** The notes of a ticket the user may see, or of a contact (those of its tickets the user may see). */
+/**
+ * The notes of a ticket, or of a contact (across its tickets), that the history rule lets the user
+ * read (canSeeInHistory: tickets the user may open, and with shareContactHistory the other tickets of
+ * a conversation the user may open one of).
+ */
 export async function listNotes(ctx: AppContext, actor: RequestActor, f: { ticketId?: number; contactId?: number }): Promise<TicketNote[]> {
   if (!f.ticketId && !f.contactId) throw new AppError("ERR_VALIDATION", "ticketId ou contactId obrigatório");
   if (f.ticketId) {
-    const ticket = await loadVisibleTicket(ctx, actor, f.ticketId);
+    const ticket = await ticketRepo.findTicket(ctx.sql, actor.companyId, f.ticketId);
+    if (!ticket) throw new AppError("ERR_NO_TICKET_FOUND");
+    const readable = await mayReadInHistory(ctx.sql, actor, ticket, { contactId: ticket.contact_id, whatsappId: ticket.whatsapp_id });
+    if (!readable) throw new AppError("ERR_NO_PERMISSION", "Sem permissão para ver este ticket");
     if (f.contactId && ticket.contact_id !== f.contactId) throw new AppError("ERR_NO_CONTACT_FOUND");
   } else {
     const c = await ctx.sql.maybe("SELECT 1 FROM contacts WHERE company_id = $1 AND id = $2", [actor.companyId, f.contactId]);
     if (!c) throw new AppError("ERR_NO_CONTACT_FOUND");
   }
-  return (await repo.listNotes(ctx.sql, actor.companyId, f, await visibilityFor(ctx.sql, actor))).map(present);
+  return (await repo.listNotes(ctx.sql, actor.companyId, f, await historyVisibilityFor(ctx.sql, actor))).map(present);
 }
 
 /** The note's author or an admin. */

@@ -3,6 +3,7 @@ import type { AppContext } from "../../core/context.js";
 import { rooms } from "../../core/realtime.js";
 import { presentTicket } from "./presenter.js";
 import type { TicketRow } from "./repository.js";
+import { settingEnabled } from "./company-settings.js";
 import { companyRestrictedQueueIds } from "./visibility.js";
 
 type RoomTicket = Pick<TicketRow, "id" | "company_id" | "status" | "queue_id" | "queue_name" | "transfer_queue_id" | "user_id">;
@@ -83,11 +84,28 @@ export async function emitUnread(ctx: AppContext, row: TicketRow): Promise<void>
 }
 
 /** `company-{id}-appMessage` create/update with the message, its ticket and contact. */
+/**
+ * The audience of a ticket is whoever may open it; a quoted message of another ticket of the contact
+ * may be one some of them may not see (canSeeInHistory). Unless the company shares the whole history,
+ * such a quote leaves without its content: each reader gets it with GET /messages when allowed.
+ */
+async function quoteForAudience(ctx: AppContext, message: Message, row: TicketRow): Promise<Message> {
+  if (!message.quotedMsg) return message;
+  const quoted = await ctx.sql.maybe<{ ticket_id: number; contact_id: number; whatsapp_id: number | null }>(
+    "SELECT ticket_id, contact_id, whatsapp_id FROM messages WHERE company_id = $1 AND id = $2",
+    [row.company_id, message.quotedMsg.id],
+  );
+  if (quoted?.ticket_id === row.id) return message;
+  const sameConversation = quoted !== null && quoted.contact_id === row.contact_id && quoted.whatsapp_id !== null && quoted.whatsapp_id === row.whatsapp_id;
+  if (sameConversation && (await settingEnabled(ctx.sql, row.company_id, "shareContactHistory"))) return message;
+  return { ...message, quotedMsg: null };
+}
+
 export async function emitAppMessage(ctx: AppContext, action: "create" | "update", message: Message, row: TicketRow): Promise<void> {
   const ticket = presentTicket(row);
   ctx.realtime.emit(await ticketRooms(ctx, row), channel.appMessage(row.company_id), {
     action,
-    message,
+    message: await quoteForAudience(ctx, message, row),
     ticket,
     contact: ticket.contact,
   });

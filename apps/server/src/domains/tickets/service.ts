@@ -19,21 +19,9 @@ import { emitTicketDelete, emitTicketUpdate, emitUnread } from "./events.js";
 import { presentTicket } from "./presenter.js";
 import * as repo from "./repository.js";
 import type { TicketRow } from "./repository.js";
-import { canSeeTicketRow, visibilityFor, visibilitySql } from "./visibility.js";
+import { assertVisible, loadVisibleTicket, visibilityFor, visibilitySql } from "./visibility.js";
 
 /** A ticket of the actor's company that the actor may see; 404 / 403 otherwise. */
-export async function loadVisibleTicket(ctx: AppContext, actor: RequestActor, id: number): Promise<TicketRow> {
-  const row = await repo.findTicket(ctx.sql, actor.companyId, id);
-  if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
-  await assertVisible(ctx, actor, row);
-  return row;
-}
-
-export async function assertVisible(ctx: AppContext, actor: RequestActor, row: TicketRow): Promise<void> {
-  const v = await visibilityFor(ctx.sql, actor);
-  if (!canSeeTicketRow(v, row)) throw new AppError("ERR_NO_PERMISSION", "Sem permissão para ver este ticket");
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function showTicket(ctx: AppContext, actor: RequestActor, idOrUuid: string): Promise<Ticket> {

@@ -13,7 +13,7 @@ import { presentTicket } from "./presenter.js";
 import { changedSince, StaleTicket, ticketAlreadyChanged } from "./ticket-conflict.js";
 import * as repo from "./repository.js";
 import type { TicketPatch, TicketRow } from "./repository.js";
-import { loadVisibleTicket } from "./service.js";
+import { loadVisibleTicket } from "./visibility.js";
 
 type Action = TicketAction | "settings";
 

@@ -1,7 +1,8 @@
-import type { User, UserListItem } from "@atende/shared";
+import { isOnline, type User, type UserListItem } from "@atende/shared";
 import type { UserRow } from "./repository.js";
 
-export function presentUser(row: UserRow): User {
+/** `now`: the instant presence is judged at (the one rule, isOnline, the dashboard uses too). */
+export function presentUser(row: UserRow, now = new Date()): User {
   return {
     id: row.id,
     name: row.name,
@@ -11,7 +12,7 @@ export function presentUser(row: UserRow): User {
     companyId: row.company_id,
     allTicket: row.all_ticket,
     whatsappId: row.whatsapp_id,
-    online: row.online,
+    online: isOnline({ online: row.online, lastSeenAt: row.last_seen_at }, now),
     queues: row.queues,
     createdAt: row.created_at.toISOString(),
   };

@@ -10,13 +10,15 @@ export interface UserRow {
   company_id: number;
   all_ticket: "enable" | "disable";
   whatsapp_id: number | null;
+  /** presence's inputs (the socket flag, the last connect or userStatus); the rule is isOnline in packages/shared */
   online: boolean;
+  last_seen_at: Date | null;
   created_at: Date;
   queues: { id: number; name: string; color: string }[];
 }
 
 const USER_COLUMNS = `u.id, u.name, u.email::text AS email, u.profile, u.super, u.company_id, u.all_ticket, u.whatsapp_id,
-  u.online, u.created_at,
+  u.online, u.last_seen_at, u.created_at,
   COALESCE((SELECT json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) ORDER BY q.name, q.id)
               FROM user_queues uq JOIN queues q ON q.company_id = uq.company_id AND q.id = uq.queue_id
              WHERE uq.company_id = u.company_id AND uq.user_id = u.id), '[]') AS queues`;

@@ -7,6 +7,7 @@ import * as users from "./service.js";
 const admin = { gate: { minProfile: "admin" as const } };
 
 export const usersRoutes: Domain = (api, ctx) => {
+  ctx.realtime.onPresenceChange((companyId, userId) => users.announcePresence(ctx, companyId, userId));
   api.get("/users", { config: admin, schema: { querystring: usersQuery, response: { 200: usersPage } } }, (request) =>
     users.listUsers(ctx, request.actor, request.query),
   );

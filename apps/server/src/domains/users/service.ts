@@ -97,6 +97,14 @@ function userEventRooms(companyId: number, userId: number): string[] {
   return [rooms.profile(companyId, "admin"), rooms.user(userId)];
 }
 
+/**
+ * A user's online flag changed (a socket opened, or the last one closed): the same user event as an
+ * edit, so the users page and every list of users show presence by the one rule without a reload.
+ */
+export function announcePresence(ctx: AppContext, companyId: number, userId: number): void {
+  emitUser(ctx, companyId, userId, "update").catch((err: unknown) => ctx.log.error({ err, companyId, userId }, "could not announce the user's presence"));
+}
+
 async function emitUser(ctx: AppContext, companyId: number, userId: number, action: "create" | "update"): Promise<User> {
   const row = await loadTarget(ctx.sql, companyId, userId);
   const user = presentUser(row);
@@ -113,7 +121,7 @@ export async function listUsers(ctx: AppContext, actor: RequestActor, q: { searc
     limit,
     offset,
   });
-  return { users: rows.map(presentUser), count, hasMore: count > offset + rows.length };
+  return { users: rows.map((r) => presentUser(r)), count, hasMore: count > offset + rows.length };
 }
 
 /** id and name of a company's users; a super administrator may name another company. */

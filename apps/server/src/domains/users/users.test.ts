@@ -42,6 +42,30 @@ async function socketFor(token: string): Promise<Socket> {
 
 const next = (socket: Socket, event: string) => new Promise<Record<string, unknown>>((resolve) => socket.once(event, resolve));
 
+/** The next event on `event` that `match` accepts (a user event that is not someone's presence, say). */
+const nextWhere = (socket: Socket, event: string, match: (e: Record<string, unknown>) => boolean) =>
+  new Promise<Record<string, unknown>>((resolve) => {
+    const listener = (e: Record<string, unknown>) => {
+      if (!match(e)) return;
+      socket.off(event, listener);
+      resolve(e);
+    };
+    socket.on(event, listener);
+  });
+
+/** A socket of a user who had no app open: resolves after the user event that announces it online. */
+async function socketComingOnline(token: string, channel: string): Promise<Socket> {
+  const socket = connect(base, { auth: { token }, transports: ["websocket"] });
+  sockets.push(socket);
+  const online = next(socket, channel);
+  await new Promise<void>((resolve, reject) => {
+    socket.on("connect", () => resolve());
+    socket.on("connect_error", reject);
+  });
+  expect(await online).toMatchObject({ action: "update", user: { online: true } });
+  return socket;
+}
+
 describe("users: access", () => {
   it("refuses every route without a session", async () => {
     for (const [method, url] of [
@@ -155,7 +179,7 @@ describe("users: create", () => {
     let leaked = false;
     foreign.on(`company-${t.companyId}-user`, () => (leaked = true));
     const queueId = await buildQueue(app.sql, t.companyId);
-    const event = next(socket, `company-${t.companyId}-user`);
+    const event = nextWhere(socket, `company-${t.companyId}-user`, (e) => e.action === "create");
     const input = newUser({ email: `Mixed.${++seq}@Users.Test`, profile: "supervisor", queueIds: [queueId] });
     const res = await app.api("POST", "/api/users", { token: t.admin.token, body: input });
     expect(res.statusCode).toBe(200);
@@ -299,7 +323,7 @@ describe("users: update", () => {
 
   it("changes profile and queues, emits the update, and ends sessions when an admin sets a password", async () => {
     const tenant = await buildTenant(app);
-    const socket = await socketFor(tenant.user.token);
+    const socket = await socketComingOnline(tenant.user.token, `company-${tenant.companyId}-user`);
     const queue = await buildQueue(app.sql, tenant.companyId);
     const event = next(socket, `company-${tenant.companyId}-user`);
     const res = await app.api("PUT", `/api/users/${tenant.user.id}`, {
@@ -346,7 +370,7 @@ describe("users: delete", () => {
 
   it("deletes, ends the deleted user's session and emits the delete", async () => {
     const tenant = await buildTenant(app);
-    const socket = await socketFor(tenant.admin.token);
+    const socket = await socketComingOnline(tenant.admin.token, `company-${tenant.companyId}-user`);
     const event = next(socket, `company-${tenant.companyId}-user`);
     const res = await app.api("DELETE", `/api/users/${tenant.user.id}`, { token: rootToken });
     expect(res.statusCode).toBe(200);

@@ -108,7 +108,7 @@ export async function processMessagesChange(
       await Promise.all(
         fresh.map(async (msg) => {
           try {
-            const inbound = await toInboundMessage(msg, nameOf(cloudSender(msg)!), graph, { giveUpMedia: opts.giveUpMedia });
+            const inbound = await toInboundMessage(msg, nameOf(cloudSender(msg)!), graph, { giveUpMedia: opts.giveUpMedia, log: ctx.log });
             if (inbound) converted.set(msg, inbound);
           } catch (err) {
             failure ??= err;
@@ -125,7 +125,7 @@ export async function processMessagesChange(
     // after the messages they may name (an edit or reaction in the same delivery as its message)
     if (updates.length && connection) {
       try {
-        const orphans = await applyCloudUpdates(ctx, target, updates, nameOf, graph, { giveUpMedia: opts.giveUpMedia });
+        const orphans = await applyCloudUpdates(ctx, target, updates, nameOf, graph, { giveUpMedia: opts.giveUpMedia, log: ctx.log });
         if (orphans.length) await processInboundBatch(ctx, target, orphans, { connection, ownNumbers });
       } catch (err) {
         failure ??= err;

@@ -69,7 +69,7 @@ export async function applyCloudUpdates(
         continue;
       }
       const inner = { ...content, from: m.from, from_user_id: m.from_user_id, id: m.id, timestamp: m.timestamp, type: content.type ?? "text" } as CloudMessage;
-      const message = await toInboundMessage(inner, pushName, graph, opts);
+      const message = await toInboundMessage(inner, pushName, graph, { ...opts, log: ctx.log });
       if (message) orphans.push(message);
       continue;
     }

@@ -6,6 +6,7 @@ import * as businessRepo from "../businesses/repository.js";
 import { processWebhookEvent, WEBHOOK_JOB, WEBHOOK_MAX_ATTEMPTS, webhookJobPayload } from "./process-event.js";
 import { retryStatus, STATUS_RETRY_JOB, statusRetryPayload } from "./process-messages.js";
 import { InlineWebhookRunner } from "./inline-runner.js";
+import { purgeWebhookEvents, WEBHOOK_PURGE_CRON, WEBHOOK_PURGE_JOB, webhookPurgePayload } from "./retention.js";
 import { WebhookEventWriter } from "./event-writer.js";
 import { WebhookLookups } from "./lookups.js";
 import * as repo from "./repository.js";
@@ -52,6 +53,14 @@ export const webhooksRoutes: Domain = (api, ctx) => {
   const runner = new InlineWebhookRunner(ctx, lookups);
   const writer = new WebhookEventWriter(ctx.sql, ctx.log);
   ctx.jobs.define({ name: WEBHOOK_JOB, schema: webhookJobPayload, concurrency: 2, retryLimit: 5, handler: (p) => processWebhookEvent(ctx, lookups, p.eventId) });
+  ctx.jobs.define({
+    name: WEBHOOK_PURGE_JOB,
+    schema: webhookPurgePayload,
+    cron: WEBHOOK_PURGE_CRON,
+    concurrency: 1,
+    batchSize: 1,
+    handler: async () => void (await purgeWebhookEvents(ctx)),
+  });
   ctx.jobs.define({ name: STATUS_RETRY_JOB, schema: statusRetryPayload, concurrency: 1, handler: (p) => retryStatus(ctx, p) });
   // Deliveries still pending a minute after they arrived (their process stopped, or was overloaded):
   // queued as jobs at start and every minute (an indexed read of the few pending rows).

@@ -4,9 +4,21 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast";
 import { ApiError } from "../../lib/api";
 import { formatDate } from "../../lib/format-date";
+import { logFailure } from "../../lib/log-failure";
 import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
 import "./login.css";
+
+/** The path of the pay link a refused login carries (the page is this app's, whatever host PUBLIC_URL names). */
+function payPathOf(payUrl: unknown): string | null {
+  if (typeof payUrl !== "string") return null;
+  try {
+    return new URL(payUrl, window.location.origin).pathname;
+  } catch (err) {
+    logFailure("the refusal's pay link is not a URL", err);
+    return null;
+  }
+}
 
 /**
  * The login page. It is the first page most visits load, so it is drawn with plain elements and CSS in
@@ -21,6 +33,8 @@ export default function LoginPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  // a login refused after the due date: the date, and the signed link to pay the open invoice
+  const [expired, setExpired] = useState<{ date: string; payPath: string | null } | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -29,14 +43,19 @@ export default function LoginPage() {
     try {
       const res = await login(email, password);
       if (res.warningDays !== undefined) {
-        toast.warn(t(res.warningDays === 1 ? "login.dueSoonOne" : "login.dueSoonMany", { count: res.warningDays }));
+        toast.warn(t("login.dueSoon", { count: res.warningDays }));
       }
       navigate("/tickets");
     } catch (err) {
       if (err instanceof ApiError && err.code === "ERR_SUBSCRIPTION_EXPIRED") {
         const due = typeof err.body.dueDate === "string" ? err.body.dueDate : "";
-        toast.error(t("login.expired", { date: formatDate(due) }), { toastId: "subscription-expired", autoClose: 8000 });
-      } else toastError(err);
+        const payPath = payPathOf(err.body.payUrl);
+        toast.error(t(payPath ? "login.expiredPay" : "login.expired", { date: formatDate(due) }), { toastId: "subscription-expired", autoClose: 8000 });
+        setExpired({ date: due, payPath });
+      } else {
+        setExpired(null);
+        toastError(err);
+      }
     } finally {
       setBusy(false);
     }
@@ -71,6 +90,16 @@ export default function LoginPage() {
             autoComplete="current-password"
           />
         </div>
+        {expired && (
+          <div className="login-expired" role="alert" data-testid="login-expired">
+            <p>{t(expired.payPath ? "login.expiredPay" : "login.expired", { date: formatDate(expired.date) })}</p>
+            {expired.payPath && (
+              <Link to={expired.payPath} className="login-pay" data-testid="login-pay-link">
+                {t("login.payNow")}
+              </Link>
+            )}
+          </div>
+        )}
         <button type="submit" className="login-submit" disabled={busy}>
           {t("login.submit")}
         </button>

@@ -5,7 +5,6 @@ import { Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, TextField, T
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
-import { LIMITS } from "@atende/shared";
 import { PageHeading } from "../../components/page-heading";
 import { DateTimeField, INVALID_DATE } from "../../components/date-time-field";
 import { ApiError } from "../../lib/api";
@@ -14,6 +13,7 @@ import { logFailure } from "../../lib/log-failure";
 import { toast } from "../../lib/toast";
 import { campaignKeys, createCampaign, fetchAllCostCenters, fetchBots, fetchBusinesses, fetchPhones, fetchQueues, fetchTemplates } from "./api/campaigns";
 import { countLines, sampleCsv } from "./components/count-lines";
+import { useCampaignFile } from "./components/check-file";
 import { SummaryDialog, type CampaignSummary } from "./components/summary-dialog";
 import { SmsCampaignForm } from "./sms/sms-campaign-form";
 import { EmailCampaignForm } from "./email/email-campaign-form";
@@ -68,7 +68,8 @@ function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
+  const chosen = useCampaignFile();
+  const file = chosen.file;
   const [title, setTitle] = useState("");
   const [costCenterId, setCostCenterId] = useState("");
   const [businessId, setBusinessId] = useState("");
@@ -107,6 +108,13 @@ function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
   /** A field's error goes as soon as the field changes. */
   const clear = (field: Field) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
+  /** Checked when chosen (extension, size, separator, headers): the spec's message at once, not after 'Campanha criada'. */
+  async function chooseFile(f: File | null) {
+    clear("file");
+    const problem = await chosen.choose(f);
+    if (problem) setErrors((e) => ({ ...e, file: problem }));
+  }
+
   function chooseBusiness(value: string) {
     clear("businessId");
     setBusinessId(value);
@@ -120,8 +128,7 @@ function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
     if (!costCenterId) e.costCenterId = t("backendErrors.ERR_CAMPAIGN_COST_CENTER_REQUIRED");
     if (!title.trim()) e.title = t("backendErrors.ERR_CAMPAIGN_TITLE_REQUIRED");
     if (!file) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_REQUIRED");
-    else if (!/\.csv$/i.test(file.name)) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_EXTENSION");
-    else if (file.size > LIMITS.campaignCsvMaxBytes) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_TOO_LARGE");
+    else if (chosen.problem) e.file = chosen.problem;
     if (!businessId) e.businessId = t("backendErrors.ERR_CAMPAIGN_BUSINESS_REQUIRED");
     if (templateIds.length === 0) e.templateIds = t("backendErrors.ERR_CAMPAIGN_TEMPLATE_REQUIRED");
     if (!queueId) e.queueId = t("backendErrors.ERR_CAMPAIGN_QUEUE_REQUIRED");
@@ -226,10 +233,7 @@ function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
                   name="file"
                   accept=".csv,text/csv"
                   data-testid="campaign-file"
-                  onChange={(e) => {
-                    setFile(e.target.files?.[0] ?? null);
-                    clear("file");
-                  }}
+                  onChange={(e) => void chooseFile(e.target.files?.[0] ?? null)}
                 />
               </Button>
               <Typography variant="body2" color={errors.file ? "error" : "text.secondary"} sx={{ wordBreak: "break-all" }}>

@@ -29,7 +29,7 @@ import { useCompanyTimeZone } from "../../lib/time-zone";
 import { toast } from "../../lib/toast";
 import { logFailure } from "../../lib/log-failure";
 import { campaignKeys, fetchAllCostCenters, fetchCampaigns, pauseCampaign, startCampaign, type CampaignFilters } from "./api/campaigns";
-import { CampaignRow, WIDE, XWIDE } from "./components/campaign-row";
+import { CampaignRow, COUNTERS, WIDE, XWIDE } from "./components/campaign-row";
 import { CampaignCalendar } from "./components/campaign-calendar";
 import { RecipientsDialog } from "./components/recipients-dialog";
 import { useCampaignLive } from "./components/use-campaign-live";
@@ -187,11 +187,11 @@ export default function CampaignsPage() {
                   <TableCell sx={XWIDE}>{t("campaigns.columns.costCenter")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.total")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.invalid")}</TableCell>
-                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.sent")}</TableCell>
+                  <TableCell align="right" sx={COUNTERS}>{t("campaigns.columns.sent")}</TableCell>
                   <TableCell align="right" sx={WIDE}>{t("campaigns.columns.delivered")}</TableCell>
-                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.read")}</TableCell>
-                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.replied")}</TableCell>
-                  <TableCell align="right" sx={XWIDE}>{t("campaigns.columns.failed")}</TableCell>
+                  <TableCell align="right" sx={COUNTERS}>{t("campaigns.columns.read")}</TableCell>
+                  <TableCell align="right" sx={COUNTERS}>{t("campaigns.columns.replied")}</TableCell>
+                  <TableCell align="right" sx={COUNTERS}>{t("campaigns.columns.failed")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.deliveryPercent")}</TableCell>
                   <TableCell align="right">{t("campaigns.columns.actions")}</TableCell>
                 </TableRow>

@@ -34,6 +34,7 @@ import { BusinessesDialog } from "./components/businesses-dialog";
 import { EditNumbersDialog } from "./components/edit-numbers-dialog";
 import { HealthBadges } from "./components/health-badges";
 import { EmptyTableRow } from "../../components/empty-state";
+import { colorChipSx } from "../../lib/contrast";
 
 /** TIER_1K → 1K; TIER_UNLIMITED → ilimitado. */
 function tierLabel(tier: string, unlimited: string): string {
@@ -207,7 +208,7 @@ export default function ConnectionsMetaPage() {
                 </TableCell>
                 <TableCell data-testid="transfer-queue">
                   {r.transferQueue ? (
-                    <Chip size="small" label={r.transferQueue.name} sx={{ bgcolor: r.transferQueue.color || undefined, color: "#fff" }} />
+                    <Chip size="small" label={r.transferQueue.name} sx={colorChipSx(r.transferQueue.color)} />
                   ) : (
                     <Typography variant="body2" color="text.secondary">
                       —

@@ -16,6 +16,7 @@ import { useCurrentUser } from "../../lib/session";
 import { deleteQueue, fetchQueues, queueKeys } from "./api/queues";
 import { QueueDialog } from "./components/queue-dialog";
 import { EmptyTableRow } from "../../components/empty-state";
+import { colorChipSx } from "../../lib/contrast";
 
 function sortQueues(list: Queue[]): Queue[] {
   return [...list].sort((a, b) => (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name));
@@ -76,7 +77,7 @@ export default function QueuesPage() {
                   <Typography fontWeight={500}>{q.name}</Typography>
                 </TableCell>
                 <TableCell>
-                  <Chip size="small" label={q.color} sx={{ bgcolor: q.color, color: (theme) => theme.palette.getContrastText(/^#[0-9a-f]{6}$/i.test(q.color) ? q.color : "#888888"), fontFamily: "monospace" }} />
+                  <Chip size="small" label={q.color} data-testid="queue-color-chip" sx={{ ...colorChipSx(q.color), fontFamily: "monospace" }} />
                 </TableCell>
                 <TableCell>{q.orderQueue ?? "-"}</TableCell>
                 <TableCell sx={{ display: { xs: "none", md: "table-cell" }, maxWidth: 360 }}>

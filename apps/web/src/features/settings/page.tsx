@@ -12,6 +12,7 @@ import { HelpsTab } from "./components/helps-tab";
 import { HoursTab } from "./components/hours-tab";
 import { OptionsTab } from "./components/options-tab";
 import { PlansTab } from "./components/plans-tab";
+import { SignupSettingsCard } from "./components/signup-settings-card";
 
 type TabKey = "options" | "hours" | "companies" | "plans" | "helps";
 
@@ -50,7 +51,12 @@ export default function SettingsPage() {
           {current === "options" && <OptionsTab settings={settings.data ?? []} isSuper={user.super} companyId={user.companyId} />}
           {current === "hours" && <HoursTab companyId={user.companyId} />}
           {current === "companies" && <CompaniesTab />}
-          {current === "plans" && <PlansTab />}
+          {current === "plans" && (
+            <>
+              <SignupSettingsCard />
+              <PlansTab />
+            </>
+          )}
           {current === "helps" && <HelpsTab />}
         </>
       )}

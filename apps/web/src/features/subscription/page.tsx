@@ -1,15 +1,15 @@
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Box, Button, Card, CardContent, Grid, Skeleton, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { atLeast, type Invoice } from "@atende/shared";
+import { atLeast, type Invoice, formatMoney } from "@atende/shared";
 import { PageHeading } from "../../components/page-heading";
 import { formatDate } from "../../lib/format-date";
 import { useCurrentUser } from "../../lib/session";
-import { billingKeys, fetchInvoicesPage, fetchSubscription } from "./api/billing";
+import { toastError } from "../../lib/toast-error";
+import { billingKeys, fetchSubscription, issueInvoice } from "./api/billing";
 import { CheckoutDialog } from "./components/checkout-dialog";
 import { InvoicesTable } from "./components/invoices-table";
-import { formatBrl } from "./components/money";
 import { usePaymentEvent } from "./components/use-payment-event";
 
 function daysLeft(dueDate: string): number {
@@ -39,12 +39,21 @@ function CompanySubscription() {
   const [noInvoice, setNoInvoice] = useState(false);
   usePaymentEvent(() => setCheckout((c) => ({ ...c, open: false })));
 
+  const queryClient = useQueryClient();
+  const [issuing, setIssuing] = useState(false);
+  // 'Assine Agora!': the invoice to pay now, issued by the server if the hourly job has not yet
   const subscribeNow = async () => {
-    // the oldest open invoice first: an overdue one before the next period's
-    const open = (await fetchInvoicesPage({ search: "" }, 1)).items.filter((i) => i.status === "open");
-    const invoice = open[open.length - 1];
-    if (!invoice) return setNoInvoice(true);
-    setCheckout({ open: true, invoice });
+    setIssuing(true);
+    try {
+      const { invoice } = await issueInvoice();
+      void queryClient.invalidateQueries({ queryKey: billingKeys.invoices });
+      if (!invoice) return setNoInvoice(true);
+      setCheckout({ open: true, invoice });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setIssuing(false);
+    }
   };
 
   const s = summary.data;
@@ -62,7 +71,7 @@ function CompanySubscription() {
                 <Box data-testid="subscription-summary">
                   <Typography variant="overline">{s.trial ? t("subscription.trial") : t("subscription.paidPlan")}</Typography>
                   <Typography variant="h6">
-                    {s.plan.name} — {formatBrl(s.plan.value)}
+                    {s.plan.name} — {formatMoney(Number(s.plan.value))}
                     {t("subscription.checkout.perMonth")}
                   </Typography>
                   {s.dueDate && left !== null && (
@@ -79,7 +88,7 @@ function CompanySubscription() {
           </Card>
         </Grid>
         <Grid size={{ xs: 12, md: 6 }} sx={{ display: "flex", alignItems: "center" }}>
-          <Button variant="contained" size="large" onClick={() => void subscribeNow()} disabled={!s}>
+          <Button variant="contained" size="large" onClick={() => void subscribeNow()} disabled={!s || issuing}>
             {t("subscription.subscribeNow")}
           </Button>
         </Grid>

@@ -20,8 +20,8 @@ import { useCurrentUser } from "../../lib/session";
 import { deleteTag, fetchTagsPage, tagKeys } from "./api/tags";
 import { TagDialog } from "./components/tag-dialog";
 import { EmptyTableRow } from "../../components/empty-state";
+import { colorChipSx } from "../../lib/contrast";
 
-const textOn = (color: string) => (/^#[0-9a-f]{6}$/i.test(color) && parseInt(color.slice(1, 3), 16) * 0.299 + parseInt(color.slice(3, 5), 16) * 0.587 + parseInt(color.slice(5, 7), 16) * 0.114 > 160 ? "#000" : "#fff");
 
 export default function TagsPage() {
   const { t } = useTranslation();
@@ -67,7 +67,7 @@ export default function TagsPage() {
             {list.items.map((tag) => (
               <TableRow key={tag.id} hover data-testid="tag-row">
                 <TableCell>
-                  <Chip label={tag.name} size="small" sx={{ bgcolor: tag.color, color: textOn(tag.color), fontWeight: 600, maxWidth: 360 }} />
+                  <Chip label={tag.name} size="small" sx={{ ...colorChipSx(tag.color), fontWeight: 600, maxWidth: 360 }} />
                 </TableCell>
                 <TableCell align="center" data-testid="tag-tickets">
                   {tag.ticketsCount}

@@ -4,6 +4,7 @@ import type { Queue, QuickMessage, UserListItem, Whatsapp } from "@atende/shared
 export type {
   Contact,
   ContactRef,
+  HiddenMessagesRun,
   Message,
   MessagesPage,
   MessageSendResponse,

@@ -8,12 +8,14 @@ import ReportProblemOutlinedIcon from "@mui/icons-material/ReportProblemOutlined
 import ListAltIcon from "@mui/icons-material/ListAlt";
 import EventIcon from "@mui/icons-material/Event";
 import { useTranslation } from "react-i18next";
-import { campaignDeliveryPercent, campaignRowAction, type Campaign } from "@atende/shared";
+import { campaignDeliveryPercent, campaignRowAction, type Campaign, formatPercent } from "@atende/shared";
 import { formatInZone } from "../../../lib/time-zone";
 import { isKnownStatus, STATUS_COLORS, statusKey } from "./status";
 
 /** Columns shown from tablets up (hidden at 390 px: name, status, delivery % and the action stay). */
 export const WIDE = { display: { xs: "none", md: "table-cell" } } as const;
+/** The send counters (Enviadas, Lidas, Respondidas, Falhas; the SMS and e-mail lists' Não entregues): from a laptop's 1366 px (lg, ≥ 1200 px) up. */
+export const COUNTERS = { display: { xs: "none", lg: "table-cell" } } as const;
 /** Columns shown on large screens only (≥ 1536 px); below, the source goes under the name. */
 export const XWIDE = { display: { xs: "none", xl: "table-cell" } } as const;
 
@@ -105,7 +107,7 @@ function RowAction({ c, busy, onStart, onPause }: { c: Campaign; busy: boolean; 
 }
 
 export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onShowInvalid }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <TableRow hover data-testid="campaign-row" data-status={c.status}>
       <TableCell sx={{ maxWidth: { xs: 120, md: 220 } }}>
@@ -143,12 +145,12 @@ export function CampaignRow({ campaign: c, timeZone, busy, onStart, onPause, onS
           0
         )}
       </TableCell>
-      <TableCell align="right" sx={XWIDE}>{c.countSent}</TableCell>
+      <TableCell align="right" sx={COUNTERS}>{c.countSent}</TableCell>
       <TableCell align="right" sx={WIDE}>{c.countDelivered}</TableCell>
-      <TableCell align="right" sx={XWIDE}>{c.countRead}</TableCell>
-      <TableCell align="right" sx={XWIDE}>{c.countReplied}</TableCell>
-      <TableCell align="right" sx={XWIDE}>{c.countFailed}</TableCell>
-      <TableCell align="right" data-testid="delivery-percent">{campaignDeliveryPercent(c)}%</TableCell>
+      <TableCell align="right" sx={COUNTERS}>{c.countRead}</TableCell>
+      <TableCell align="right" sx={COUNTERS}>{c.countReplied}</TableCell>
+      <TableCell align="right" sx={COUNTERS}>{c.countFailed}</TableCell>
+      <TableCell align="right" data-testid="delivery-percent">{formatPercent(campaignDeliveryPercent(c), i18n.language)}</TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
         {c.countInvalid > 0 && (
           <Tooltip title={t("campaigns.actions.invalidRows")}>

@@ -5,13 +5,14 @@ import { Box, Button, LinearProgress, MenuItem, Paper, Stack, TextField, Typogra
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
-import { EMAIL_CAMPAIGN_SAMPLE_CSV, LIMITS } from "@atende/shared";
+import { EMAIL_CAMPAIGN_SAMPLE_CSV } from "@atende/shared";
 import { ApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/toast-error";
 import { logFailure } from "../../../lib/log-failure";
 import { toast } from "../../../lib/toast";
 import { campaignKeys, fetchAllCostCenters } from "../api/campaigns";
 import { countLines } from "../components/count-lines";
+import { useCampaignFile } from "../components/check-file";
 import { createEmailCampaign, emailCampaignKeys, fetchEmailTemplates, fetchVerifiedSenders, uploadEmailCampaignFile } from "./api";
 import { EmailSummaryDialog, type EmailSummary } from "./email-summary-dialog";
 
@@ -34,7 +35,8 @@ export function EmailCampaignForm({ channelSelect }: { channelSelect: ReactNode 
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
+  const chosen = useCampaignFile();
+  const file = chosen.file;
   const [title, setTitle] = useState("");
   const [costCenterId, setCostCenterId] = useState("");
   const [sender, setSender] = useState("");
@@ -53,13 +55,19 @@ export function EmailCampaignForm({ channelSelect }: { channelSelect: ReactNode 
   const loading = [costCenters, senders, templates].some((q) => q.isPending && q.fetchStatus !== "idle" && !q.isError);
   const clear = (field: Field) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
+  /** Checked when chosen (extension, size, separator, headers): the spec's message at once, not after 'Campanha criada'. */
+  async function chooseFile(f: File | null) {
+    clear("file");
+    const problem = await chosen.choose(f);
+    if (problem) setErrors((e) => ({ ...e, file: problem }));
+  }
+
   function validate(): Partial<Record<Field, string>> {
     const e: Partial<Record<Field, string>> = {};
     if (!costCenterId) e.costCenterId = t("backendErrors.ERR_CAMPAIGN_COST_CENTER_REQUIRED");
     if (!title.trim()) e.title = t("backendErrors.ERR_CAMPAIGN_TITLE_REQUIRED");
     if (!file) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_REQUIRED");
-    else if (!/\.csv$/i.test(file.name)) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_EXTENSION");
-    else if (file.size > LIMITS.campaignCsvMaxBytes) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_TOO_LARGE");
+    else if (chosen.problem) e.file = chosen.problem;
     if (!sender) e.sender = t("backendErrors.ERR_EMAIL_SENDER_REQUIRED");
     if (!template) e.template = t("backendErrors.ERR_EMAIL_TEMPLATE_REQUIRED");
     return e;
@@ -158,10 +166,7 @@ export function EmailCampaignForm({ channelSelect }: { channelSelect: ReactNode 
                   name="file"
                   accept=".csv,text/csv"
                   data-testid="campaign-file"
-                  onChange={(e) => {
-                    setFile(e.target.files?.[0] ?? null);
-                    clear("file");
-                  }}
+                  onChange={(e) => void chooseFile(e.target.files?.[0] ?? null)}
                 />
               </Button>
               <Typography variant="body2" color={errors.file ? "error" : "text.secondary"} sx={{ wordBreak: "break-all" }}>

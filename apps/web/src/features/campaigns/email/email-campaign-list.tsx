@@ -13,7 +13,7 @@ import { toastError } from "../../../lib/toast-error";
 import { logFailure } from "../../../lib/log-failure";
 import { campaignKeys, fetchAllCostCenters, type CampaignFilters } from "../api/campaigns";
 import { matchesFilters } from "../components/filter-campaigns";
-import { WIDE, XWIDE } from "../components/campaign-row";
+import { COUNTERS, WIDE, XWIDE } from "../components/campaign-row";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { EmailCampaignRow, type EmailAction } from "./email-campaign-row";
 import { InvalidRowsDialog } from "../components/invalid-rows-dialog";
@@ -132,7 +132,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
               <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.delivered")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.opened")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("emailCampaigns.columns.clicked")}</TableCell>
-              <TableCell align="right" sx={XWIDE}>{t("emailCampaigns.columns.notDelivered")}</TableCell>
+              <TableCell align="right" sx={COUNTERS}>{t("emailCampaigns.columns.notDelivered")}</TableCell>
               <TableCell align="right">{t("campaigns.columns.deliveryPercent")}</TableCell>
               <TableCell align="right">{t("campaigns.columns.actions")}</TableCell>
             </TableRow>

@@ -15,9 +15,10 @@ import {
   emailDeliveryPercent,
   EMAIL_CAMPAIGN_STATUSES,
   type EmailCampaign,
+  formatPercent,
 } from "@atende/shared";
 import { formatInZone } from "../../../lib/time-zone";
-import { WIDE, XWIDE } from "../components/campaign-row";
+import { COUNTERS, WIDE, XWIDE } from "../components/campaign-row";
 
 const COLORS: Record<string, "default" | "primary" | "secondary" | "error" | "info" | "success" | "warning"> = {
   ACTIVE: "success",
@@ -56,7 +57,7 @@ const SECONDARY_ICONS = {
  * row's "more actions" menu; an ERROR campaign's message is the status chip's tooltip.
  */
 export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShowInvalid }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const kind = emailCampaignRowAction(c);
   const secondary = emailCampaignSecondaryActions(c);
@@ -94,8 +95,8 @@ export function EmailCampaignRow({ campaign: c, timeZone, busy, onAction, onShow
       <TableCell align="right" sx={WIDE} data-testid="email-delivered">{c.count_emails_delivered}</TableCell>
       <TableCell align="right" sx={WIDE} data-testid="email-opened">{c.count_emails_opened}</TableCell>
       <TableCell align="right" sx={WIDE} data-testid="email-clicked">{c.count_emails_clicked}</TableCell>
-      <TableCell align="right" sx={XWIDE}>{c.count_emails_not_delivered}</TableCell>
-      <TableCell align="right">{emailDeliveryPercent(c)}%</TableCell>
+      <TableCell align="right" sx={COUNTERS}>{c.count_emails_not_delivered}</TableCell>
+      <TableCell align="right">{formatPercent(emailDeliveryPercent(c), i18n.language)}</TableCell>
       <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
         {busy ? (
           <CircularProgress size={20} aria-label="…" />

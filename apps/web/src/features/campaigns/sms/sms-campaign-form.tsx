@@ -5,7 +5,7 @@ import { Autocomplete, Box, Button, Checkbox, Chip, FormControlLabel, FormGroup,
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import DownloadIcon from "@mui/icons-material/Download";
 import { useTranslation } from "react-i18next";
-import { LIMITS, SMS_CAMPAIGN_MESSAGES, SMS_CAMPAIGN_SAMPLE_CSV } from "@atende/shared";
+import { SMS_CAMPAIGN_MESSAGES, SMS_CAMPAIGN_SAMPLE_CSV } from "@atende/shared";
 import { PageHeading } from "../../../components/page-heading";
 import { DateTimeField, INVALID_DATE } from "../../../components/date-time-field";
 import { HHMM_PATTERN, TimeMaskField } from "../../../components/time-mask-field";
@@ -16,7 +16,8 @@ import { toast } from "../../../lib/toast";
 import { campaignKeys, fetchAllCostCenters } from "../api/campaigns";
 import { countLines } from "../components/count-lines";
 import { createSmsCampaign, fetchSmsTemplates, smsKeys, uploadSmsFile } from "./api";
-import { csvHeader, variableColumns } from "./csv-header";
+import { variableColumns } from "./csv-header";
+import { useCampaignFile } from "../components/check-file";
 import { SmsSummaryDialog, type SmsSummary } from "./sms-summary-dialog";
 
 const SUBMIT_DELAY_MS = 400;
@@ -27,8 +28,8 @@ export function SmsCampaignForm({ channelSelect }: { channelSelect: ReactNode })
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
-  const [header, setHeader] = useState<string[]>([]);
+  const chosen = useCampaignFile();
+  const { file, header } = chosen;
   const [title, setTitle] = useState("");
   const [costCenterId, setCostCenterId] = useState("");
   const [templateId, setTemplateId] = useState("");
@@ -66,11 +67,12 @@ export function SmsCampaignForm({ channelSelect }: { channelSelect: ReactNode })
   const columnOf = (name: string, i: number) => mapping[name] ?? columns[i]?.index ?? 3 + i;
   const clear = (field: Field) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
+  /** Checked when chosen (extension, size, separator, headers): the spec's message at once, not after 'Campanha criada'. */
   async function chooseFile(f: File | null) {
-    setFile(f);
     clear("file");
     setMapping({});
-    setHeader(f ? await csvHeader(f).catch((err: unknown) => (logFailure("new sms campaign: reading the header", err), [])) : []);
+    const problem = await chosen.choose(f);
+    if (problem) setErrors((e) => ({ ...e, file: problem }));
   }
 
   /** Spec §5 in its order; the texts are the server's (SMS_CAMPAIGN_MESSAGES and the codes' translations). */
@@ -79,8 +81,7 @@ export function SmsCampaignForm({ channelSelect }: { channelSelect: ReactNode })
     if (!costCenterId) e.costCenterId = SMS_CAMPAIGN_MESSAGES.costCenterRequired;
     if (!title.trim()) e.title = SMS_CAMPAIGN_MESSAGES.titleRequired;
     if (!file) e.file = SMS_CAMPAIGN_MESSAGES.fileRequired;
-    else if (!/\.csv$/i.test(file.name)) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_EXTENSION");
-    else if (file.size > LIMITS.campaignCsvMaxBytes) e.file = t("backendErrors.ERR_CAMPAIGN_FILE_TOO_LARGE");
+    else if (chosen.problem) e.file = chosen.problem;
     if (!templateId) e.template = SMS_CAMPAIGN_MESSAGES.templateRequired;
     if (endHour && !startHour) e.startHour = SMS_CAMPAIGN_MESSAGES.startHourRequired;
     if (startHour && !endHour) e.endHour = SMS_CAMPAIGN_MESSAGES.endHourRequired;
@@ -202,15 +203,15 @@ export function SmsCampaignForm({ channelSelect }: { channelSelect: ReactNode })
               </Typography>
             )}
           </Box>
-          <TextField label={t("campaigns.form.campaignTitle")} name="title" value={title} disabled={loading} error={!!errors.title} helperText={errors.title}
+          <TextField required label={t("campaigns.form.campaignTitle")} name="title" value={title} disabled={loading} error={!!errors.title} helperText={errors.title}
             onChange={(e) => { setTitle(e.target.value); clear("title"); }} slotProps={{ htmlInput: { maxLength: 200 } }} />
-          <TextField select label={t("campaigns.form.costCenter")} name="costCenterId" value={costCenterId} disabled={loading} error={!!errors.costCenterId} helperText={errors.costCenterId}
+          <TextField select required label={t("campaigns.form.costCenter")} name="costCenterId" value={costCenterId} disabled={loading} error={!!errors.costCenterId} helperText={errors.costCenterId}
             onChange={(e) => { setCostCenterId(e.target.value); clear("costCenterId"); }}>
             {(costCenters.data ?? []).map((c) => (
               <MenuItem key={c.id} value={String(c.id)}>{c.name}</MenuItem>
             ))}
           </TextField>
-          <TextField select label={t("campaigns.sms.form.template")} name="template" value={templateId} disabled={loading} error={!!errors.template}
+          <TextField select required label={t("campaigns.sms.form.template")} name="template" value={templateId} disabled={loading} error={!!errors.template}
             helperText={errors.template ?? (template ? t("campaigns.sms.form.templateHint", { variables: template.variables.join(", ") || t("campaigns.sms.form.noVariables"), encoding: template.encoding, segments: template.segments }) : undefined)}
             onChange={(e) => { setTemplateId(e.target.value); setMapping({}); clear("template"); clear("mapping"); }} slotProps={{ htmlInput: { "data-testid": "sms-template" } }}>
             {(templates.data ?? []).map((x) => (

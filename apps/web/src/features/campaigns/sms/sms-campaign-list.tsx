@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { Box, Button, Chip, IconButton, MenuItem, Paper, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip, Typography } from "@mui/material";
 import ListAltIcon from "@mui/icons-material/ListAlt";
 import { useTranslation } from "react-i18next";
-import { channel, SMS_CAMPAIGN_STATUSES, type SmsCampaign } from "@atende/shared";
+import { channel, SMS_CAMPAIGN_STATUSES, type SmsCampaign, formatPercent } from "@atende/shared";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { DateField, INVALID_DATE } from "../../../components/date-time-field";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
@@ -16,7 +16,7 @@ import { errorText } from "../../../lib/toast-error";
 import { logFailure } from "../../../lib/log-failure";
 import { ApiError } from "../../../lib/api";
 import { campaignKeys, fetchAllCostCenters, type CampaignFilters } from "../api/campaigns";
-import { WIDE, XWIDE } from "../components/campaign-row";
+import { COUNTERS, WIDE, XWIDE } from "../components/campaign-row";
 import { InvalidRowsDialog } from "../components/invalid-rows-dialog";
 import { cancelSmsCampaign, fetchSmsInvalidRows, fetchSmsReport, pauseSmsCampaign, resumeSmsCampaign, smsKeys, SMS_PAGE_SIZE, triggerSmsCampaign } from "./api";
 import { smsDeliveryPercent } from "./delivery-percent";
@@ -39,7 +39,7 @@ const statusKey = (s: string) => `campaigns.sms.status.${(SMS_CAMPAIGN_STATUSES 
 
 /** The SMS tab of /campaigns (spec 3 §2, §4): filters, 40 a page, status labels, row actions, 30 s refresh and live events. */
 export function SmsCampaignList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useCurrentUser();
   const timeZone = useCompanyTimeZone();
   const queryClient = useQueryClient();
@@ -139,8 +139,8 @@ export function SmsCampaignList() {
               <TableCell align="right" sx={WIDE}>{t("campaigns.sms.columns.invalid")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("campaigns.sms.columns.triggered")}</TableCell>
               <TableCell align="right" sx={WIDE}>{t("campaigns.sms.columns.delivered")}</TableCell>
-              <TableCell align="right" sx={XWIDE}>{t("campaigns.sms.columns.notDelivered")}</TableCell>
-              <TableCell align="right" sx={XWIDE}>{t("campaigns.sms.columns.clicks")}</TableCell>
+              <TableCell align="right" sx={COUNTERS}>{t("campaigns.sms.columns.notDelivered")}</TableCell>
+              <TableCell align="right" sx={COUNTERS}>{t("campaigns.sms.columns.clicks")}</TableCell>
               <TableCell align="right">{t("campaigns.sms.columns.deliveryPercent")}</TableCell>
               <TableCell align="right">{t("campaigns.sms.columns.actions")}</TableCell>
             </TableRow>
@@ -185,9 +185,9 @@ export function SmsCampaignList() {
                 </TableCell>
                 <TableCell align="right" sx={WIDE} data-testid="sms-triggered">{c.triggered}</TableCell>
                 <TableCell align="right" sx={WIDE} data-testid="sms-delivered">{c.delivered}</TableCell>
-                <TableCell align="right" sx={XWIDE}>{c.not_delivered}</TableCell>
-                <TableCell align="right" sx={XWIDE}>{c.clicks}</TableCell>
-                <TableCell align="right" data-testid="sms-delivery-percent">{smsDeliveryPercent(c)}%</TableCell>
+                <TableCell align="right" sx={COUNTERS}>{c.not_delivered}</TableCell>
+                <TableCell align="right" sx={COUNTERS}>{c.clicks}</TableCell>
+                <TableCell align="right" data-testid="sms-delivery-percent">{formatPercent(smsDeliveryPercent(c), i18n.language)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                   {c.invalid > 0 && (
                     <Tooltip title={t("campaigns.actions.invalidRows")}>

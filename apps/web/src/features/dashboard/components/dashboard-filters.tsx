@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { LIMITS } from "@atende/shared";
 import { DateField } from "../../../components/date-time-field";
 import { paramsOf, type DashboardFilter } from "../filter";
+import { colorChipSx } from "../../../lib/contrast";
 
 interface Props {
   value: DashboardFilter;
@@ -66,7 +67,7 @@ export function DashboardFilters({ value, onChange, onApply, tags }: Props) {
               <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap" }}>
                 {ids.map((id) => {
                   const tag = tags.find((x) => x.id === id);
-                  return <Chip key={id} size="small" label={tag?.name ?? id} sx={{ bgcolor: tag?.color, color: "#fff", height: 20 }} />;
+                  return <Chip key={id} size="small" label={tag?.name ?? id} sx={{ ...colorChipSx(tag?.color), height: 20 }} />;
                 })}
               </Box>
             )}

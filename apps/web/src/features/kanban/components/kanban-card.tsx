@@ -2,6 +2,7 @@ import { Avatar, Box, Card, CardActionArea, Chip, Typography } from "@mui/materi
 import { format, isToday } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { whatsAppPreview, type Ticket } from "@atende/shared";
+import { colorChipSx } from "../../../lib/contrast";
 
 interface Props {
   ticket: Ticket;
@@ -52,7 +53,7 @@ export function KanbanCard({ ticket, laneId, onOpen }: Props) {
         </Typography>
         {(ticket.queue || ticket.user) && (
           <Box sx={{ display: "flex", gap: 0.5, mt: 1, flexWrap: "wrap" }}>
-            {ticket.queue && <Chip size="small" label={ticket.queue.name} sx={{ bgcolor: ticket.queue.color, color: "#fff", height: 20, fontSize: 11 }} />}
+            {ticket.queue && <Chip size="small" label={ticket.queue.name} sx={{ ...colorChipSx(ticket.queue.color), height: 20, fontSize: 11 }} />}
             {ticket.user && <Chip size="small" variant="outlined" label={ticket.user.name} sx={{ height: 20, fontSize: 11 }} />}
           </Box>
         )}

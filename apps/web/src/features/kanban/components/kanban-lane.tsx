@@ -3,6 +3,7 @@ import { Box, Chip, IconButton, Paper, Tooltip, Typography } from "@mui/material
 import CloseIcon from "@mui/icons-material/Close";
 import { useTranslation } from "react-i18next";
 import { logFailure } from "../../../lib/log-failure";
+import { colorChipSx } from "../../../lib/contrast";
 
 interface Props {
   id: string;
@@ -54,14 +55,14 @@ export function KanbanLane({ id, title, color, count, onDropTicket, onRemove, ch
         overflow: "hidden",
       }}
     >
-      <Box sx={{ bgcolor: color, color: "#fff", px: 2, py: 1.25, display: "flex", alignItems: "center", gap: 1 }}>
+      <Box sx={{ ...colorChipSx(color), px: 2, py: 1.25, display: "flex", alignItems: "center", gap: 1 }}>
         <Typography fontWeight={600} noWrap sx={{ flexGrow: 1 }}>
           {title}
         </Typography>
-        <Chip size="small" label={count} sx={{ bgcolor: "rgba(255,255,255,0.25)", color: "#fff", fontWeight: 600 }} />
+        <Chip size="small" label={count} sx={{ bgcolor: "rgba(255,255,255,0.25)", color: "inherit", fontWeight: 600 }} />
         {onRemove && (
           <Tooltip title={t("kanban.removeLane")}>
-            <IconButton size="small" aria-label={t("kanban.removeLane")} onClick={onRemove} sx={{ color: "#fff", mr: -1, my: -0.5 }} data-testid="remove-lane">
+            <IconButton size="small" aria-label={t("kanban.removeLane")} onClick={onRemove} sx={{ color: "inherit", mr: -1, my: -0.5 }} data-testid="remove-lane">
               <CloseIcon fontSize="small" />
             </IconButton>
           </Tooltip>

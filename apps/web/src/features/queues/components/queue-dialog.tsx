@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Box, Dialog, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
@@ -9,6 +9,7 @@ import { canVisit, DEFAULT_QUEUE_SCHEDULES, queueInput, type Queue, type QueueSc
 import { useCurrentUser } from "../../../lib/session";
 import type { z } from "zod";
 import { ColorField } from "../../../components/color-field";
+import { firstFreeColor } from "../../../components/color-palette";
 import { formMessage } from "../../../components/form-message";
 import { FormTextField } from "../../../components/form-text-field";
 import { WeeklyHoursEditor, weeklyHoursValid } from "../../../components/weekly-hours-editor";
@@ -37,6 +38,7 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const [tab, setTab] = useState(0);
   const [schedules, setSchedules] = useState<QueueScheduleEntry[]>(DEFAULT_QUEUE_SCHEDULES);
+  const queryClient = useQueryClient();
   const { control, handleSubmit, reset, setError, formState } = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(formSchema),
     defaultValues: EMPTY,
@@ -63,10 +65,11 @@ export function QueueDialog({ open, queue, onClose, onSaved }: Props) {
             promptId: queue.promptId,
             integrationId: queue.integrationId,
           }
-        : EMPTY,
+        : // a new queue starts with a colour of its own: the first palette colour the company's queues leave free
+          { ...EMPTY, color: firstFreeColor((queryClient.getQueryData<Queue[]>(queueKeys.all) ?? []).map((q) => q.color)) },
     );
     setSchedules(queue && queue.schedules.length > 0 ? queue.schedules : DEFAULT_QUEUE_SCHEDULES);
-  }, [open, queue, reset]);
+  }, [open, queue, reset, queryClient]);
 
   const hoursOk = weeklyHoursValid(schedules);
   const submit = handleSubmit(

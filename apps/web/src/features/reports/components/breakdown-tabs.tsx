@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Box, Link, Paper, Tab, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tabs } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { REPORT_DIMENSIONS, type ReportBreakdownRow, type ReportDimension, type ReportFilters } from "@atende/shared";
+import { REPORT_DIMENSIONS, type ReportBreakdownRow, type ReportDimension, type ReportFilters, formatDecimal } from "@atende/shared";
 import { EmptyTableRow } from "../../../components/empty-state";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
 import { useReportBreakdown } from "../api/breakdown";
@@ -19,7 +19,7 @@ export interface RowDrill extends Drill {
 
 /** Per agent, queue, tag and connection: tickets, resolved, median first response and resolution, CSAT. Counts open their tickets. */
 export function BreakdownTabs({ filters, onDrill }: { filters: ReportFilters; onDrill(d: RowDrill): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [by, setBy] = useState<ReportDimension>("agent");
   const { data, isPending } = useReportBreakdown(filters, by);
   const rows = data?.by === by ? data.rows : undefined;
@@ -68,7 +68,7 @@ export function BreakdownTabs({ filters, onDrill }: { filters: ReportFilters; on
                   <TableCell align="right">
                     {r.csatAverage === null ? "—" : (
                       <Box component="span" sx={{ whiteSpace: "nowrap" }}>
-                        {r.csatAverage.toFixed(2)} ({count(r, r.csatCount, { metric: "csat" }, "breakdown-csat")})
+                        {formatDecimal(r.csatAverage, i18n.language)} ({count(r, r.csatCount, { metric: "csat" }, "breakdown-csat")})
                       </Box>
                     )}
                   </TableCell>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { formatDecimal, formatPercent } from "@atende/shared";
 import { Box, ButtonBase, LinearProgress, Paper, Skeleton, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import type { ReportMetric, ReportSummary } from "@atende/shared";
@@ -30,7 +31,7 @@ const Big = ({ children }: { children: ReactNode }) => (
 
 /** The period's figures; each opens the tickets behind it. */
 export function SummaryCards({ summary, onDrill }: { summary: ReportSummary | undefined; onDrill(d: Drill): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const s = summary;
   const wait = <Skeleton width={64} />;
   const timing = (x: ReportSummary["firstResponse"] | undefined) =>
@@ -62,9 +63,9 @@ export function SummaryCards({ summary, onDrill }: { summary: ReportSummary | un
       <Card title={t("reports.cards.csat")} testId="card-csat" onClick={() => onDrill({ metric: "csat" })}>
         {s ? (
           <>
-            <Big>{s.csat.average === null ? "—" : s.csat.average.toFixed(2)}</Big>
+            <Big>{s.csat.average === null ? "—" : formatDecimal(s.csat.average, i18n.language)}</Big>
             <Typography variant="caption" color="text.secondary">
-              {s.csat.satisfiedPercent === null ? t("reports.cards.answers", { count: 0 }) : t("reports.cards.satisfied", { value: s.csat.satisfiedPercent })}
+              {s.csat.satisfiedPercent === null ? t("reports.cards.answers", { count: 0 }) : t("reports.cards.satisfied", { value: formatPercent(s.csat.satisfiedPercent, i18n.language, 1) })}
             </Typography>
           </>
         ) : (

@@ -61,13 +61,15 @@ export function TicketListDialog({ params, title, onClose }: { params: TicketLis
                 <TableCell align="right">{t("reports.list.firstResponseTime")}</TableCell>
                 <TableCell align="right">{t("reports.list.resolutionTime")}</TableCell>
                 <TableCell align="right">{t("reports.list.rating_col")}</TableCell>
+                <TableCell align="right">{t("reports.list.messages")}</TableCell>
+                <TableCell align="right">{t("reports.list.held")}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {isPending || !data ? (
-                <TableRowsSkeleton rows={5} columns={9} />
+                <TableRowsSkeleton rows={5} columns={11} />
               ) : data.items.length === 0 ? (
-                <EmptyTableRow colSpan={9}>{t("reports.list.empty")}</EmptyTableRow>
+                <EmptyTableRow colSpan={11}>{t("reports.list.empty")}</EmptyTableRow>
               ) : (
                 data.items.map((i) => (
                   <TableRow key={i.cycleId} hover data-testid="report-ticket-row">
@@ -88,6 +90,8 @@ export function TicketListDialog({ params, title, onClose }: { params: TicketLis
                     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatDuration(i.firstResponseSeconds)}</TableCell>
                     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatDuration(i.resolutionSeconds)}</TableCell>
                     <TableCell align="right">{i.rating ?? "—"}</TableCell>
+                    <TableCell align="right" data-testid="report-ticket-messages">{i.messages}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }} data-testid="report-ticket-held">{formatDuration(i.heldSeconds)}</TableCell>
                   </TableRow>
                 ))
               )}

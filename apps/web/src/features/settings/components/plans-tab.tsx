@@ -5,10 +5,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Box, Button, MenuItem, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../lib/toast";
-import { PLAN_FLAGS, planInput, type Plan, type PlanFlag } from "@atende/shared";
+import { PLAN_FLAGS, formatMoney, planInput, type Plan, type PlanFlag } from "@atende/shared";
 import type { z } from "zod";
 import { ConfirmationDialog } from "../../../components/confirmation-dialog";
 import { FormTextField } from "../../../components/form-text-field";
+import { MoneyField } from "../../../components/money-field";
 import { createPlan, deletePlan, fetchPlans, planKeys, updatePlan } from "../api/plans";
 import { logFailure } from "../../../lib/log-failure";
 
@@ -24,8 +25,6 @@ const EMPTY: FormIn = {
   value: 0,
   ...(Object.fromEntries(PLAN_FLAGS.map((f) => [f, true])) as Record<PlanFlag, boolean>),
 };
-
-const money = new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" });
 
 /** Plans (super only): limits, price and the seven feature flags. */
 export function PlansTab() {
@@ -76,15 +75,15 @@ export function PlansTab() {
     }
   }
 
-  const numberField = (name: "users" | "connections" | "queues" | "value", step?: string) => (
+  const numberField = (name: "users" | "connections" | "queues") => (
     <FormTextField
       control={control}
       size="small"
       type="number"
       name={name}
       label={t(`settings.plans.${name}`)}
-      helperText={name === "value" ? undefined : t("settings.plans.limitsHelp")}
-      slotProps={{ htmlInput: { min: 0, step: step ?? 1 } }}
+      helperText={t("settings.plans.limitsHelp")}
+      slotProps={{ htmlInput: { min: 0, step: 1 } }}
     />
   );
   return (
@@ -95,7 +94,7 @@ export function PlansTab() {
           {numberField("users")}
           {numberField("connections")}
           {numberField("queues")}
-          {numberField("value", "0.01")}
+          <MoneyField control={control} size="small" name="value" label={t("settings.plans.value")} />
         </Box>
         <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "1fr 1fr", lg: "repeat(4, 1fr)" }, gap: 2, mt: 2 }}>
           {PLAN_FLAGS.map((flag) => (
@@ -149,7 +148,7 @@ export function PlansTab() {
                 <TableCell align="center">{p.users}</TableCell>
                 <TableCell align="center">{p.connections}</TableCell>
                 <TableCell align="center">{p.queues}</TableCell>
-                <TableCell align="right">{money.format(p.value)}</TableCell>
+                <TableCell align="right">{formatMoney(p.value)}</TableCell>
                 {PLAN_FLAGS.map((f) => (
                   <TableCell key={f} align="center">
                     {p[f] ? t("settings.crud.yes") : t("settings.crud.no")}

@@ -1,4 +1,14 @@
-import type { Invoice, InvoicesPage, PixCharge, PublicPlan, SubscriptionInput, SubscriptionSummary } from "@atende/shared";
+import type {
+  Invoice,
+  InvoicesPage,
+  IssueInvoiceResponse,
+  PixCharge,
+  PublicInvoice,
+  PublicInvoicePix,
+  PublicPlan,
+  SubscriptionInput,
+  SubscriptionSummary,
+} from "@atende/shared";
 import { api } from "../../../lib/api";
 import type { ListPage } from "../../../components/use-paged-list";
 
@@ -14,7 +24,24 @@ export const billingKeys = {
   invoiceList: (f: InvoiceFilters) => ["billing", "invoices", f.search, f.status ?? ""] as const,
   sandboxCharge: (txid: string) => ["billing", "sandbox", txid] as const,
   plans: ["billing", "plans"] as const,
+  payLink: (token: string) => ["billing", "pay-link", token] as const,
 };
+
+/** 'Assine Agora!': the invoice to pay now, issued if the hourly job has not yet (null: nothing to pay). */
+export function issueInvoice(): Promise<IssueInvoiceResponse> {
+  return api<IssueInvoiceResponse>("/invoices/issue", { method: "POST" });
+}
+
+/** The public pay page of a signed pay link: the one invoice's amount, due date and status. */
+export function fetchPublicInvoice(token: string, signal?: AbortSignal): Promise<PublicInvoice> {
+  return api<PublicInvoice>(`/public/invoices/${encodeURIComponent(token)}`, { signal });
+}
+
+/** Its Pix charge (made, or the active one handed out again). */
+export function chargePublicInvoice(token: string): Promise<PublicInvoicePix> {
+  return api<PublicInvoicePix>(`/public/invoices/${encodeURIComponent(token)}/pix`, { method: "POST" });
+}
+
 
 export function fetchSubscription(signal?: AbortSignal): Promise<SubscriptionSummary> {
   return api<SubscriptionSummary>("/subscription", { signal });

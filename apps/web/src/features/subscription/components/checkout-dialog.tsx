@@ -21,13 +21,12 @@ import {
   useTheme,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { CHECKOUT_COUNTRIES, subscriptionInput, type Invoice, type PixCharge, type PublicPlan, type SubscriptionSummary } from "@atende/shared";
+import { CHECKOUT_COUNTRIES, formatMoney, isUnlimited, subscriptionInput, type Invoice, type PixCharge, type PublicPlan, type SubscriptionSummary } from "@atende/shared";
 import { z } from "zod";
 import { FormTextField } from "../../../components/form-text-field";
 import { toast } from "../../../lib/toast";
 import { toastError } from "../../../lib/toast-error";
 import { billingKeys, fetchPlans, subscribe } from "../api/billing";
-import { formatBrl } from "./money";
 import { PixStep } from "./pix-step";
 
 /** Step 1 (Dados) of the form; the rest of POST /subscription is filled from the plan and the invoice. */
@@ -94,6 +93,8 @@ export function CheckoutDialog({ open, invoice, summary, onClose }: Props) {
   };
 
   const ownPlanId = summary?.plan.id;
+  // a limit of 0 is no limit (isUnlimited): 'Ilimitado', as sign-up shows it
+  const limit = (n: number) => (isUnlimited(n) ? t("subscription.checkout.unlimited") : String(n));
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth fullScreen={fullScreen} aria-labelledby="checkout-title">
       <DialogTitle id="checkout-title">{t("subscription.checkout.title")}</DialogTitle>
@@ -158,12 +159,12 @@ export function CheckoutDialog({ open, invoice, summary, onClose }: Props) {
                         <CardContent>
                           <Typography variant="h6">{p.name}</Typography>
                           <Typography variant="h5" color="primary">
-                            {formatBrl(p.value)}
+                            {formatMoney(Number(p.value))}
                             <Typography component="span" variant="body2" color="text.secondary">
                               {t("subscription.checkout.perMonth")}
                             </Typography>
                           </Typography>
-                          <Typography variant="body2">{t("subscription.checkout.limits", { users: p.users, connections: p.connections, queues: p.queues })}</Typography>
+                          <Typography variant="body2">{t("subscription.checkout.limits", { users: limit(p.users), connections: limit(p.connections), queues: limit(p.queues) })}</Typography>
                           {p.id !== ownPlanId && (
                             <Typography variant="caption" color="text.secondary">
                               {t("subscription.checkout.otherPlan")}
@@ -193,7 +194,7 @@ export function CheckoutDialog({ open, invoice, summary, onClose }: Props) {
                 <Grid size={12}>
                   <Typography variant="subtitle2">{t("subscription.checkout.reviewTotal")}</Typography>
                   <Typography variant="h5" color="primary" data-testid="checkout-total">
-                    {formatBrl(invoice.value)}
+                    {formatMoney(Number(invoice.value))}
                   </Typography>
                 </Grid>
               </Grid>
@@ -206,6 +207,11 @@ export function CheckoutDialog({ open, invoice, summary, onClose }: Props) {
         {!pix && step > 0 && <Button onClick={() => setStep((s) => s - 1)}>{t("subscription.checkout.back")}</Button>}
         {!pix && step === 0 && (
           <Button type="submit" form="checkout-data" variant="contained">
+            {t("subscription.checkout.next")}
+          </Button>
+        )}
+        {!pix && step === 1 && (
+          <Button variant="contained" onClick={() => setStep(2)} disabled={!plan || plan.id !== ownPlanId}>
             {t("subscription.checkout.next")}
           </Button>
         )}

@@ -1,12 +1,11 @@
 import { Button, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { invoiceDisplay, type Invoice } from "@atende/shared";
+import { invoiceDisplay, type Invoice, formatMoney } from "@atende/shared";
 import { EmptyTableRow } from "../../../components/empty-state";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
 import { usePagedList } from "../../../components/use-paged-list";
 import { formatDate } from "../../../lib/format-date";
 import { billingKeys, fetchInvoicesPage, type InvoiceFilters } from "../api/billing";
-import { formatBrl } from "./money";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -56,7 +55,7 @@ export function InvoicesTable({ filters, withCompany, onPay, height = "calc(100v
                 <TableCell sx={wide}>{inv.id}</TableCell>
                 {withCompany && <TableCell>{inv.companyName}</TableCell>}
                 <TableCell sx={{ ...wide, minWidth: 160, wordBreak: "break-word" }}>{inv.detail}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatBrl(inv.value)}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>{formatMoney(Number(inv.value))}</TableCell>
                 <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDate(inv.dueDate)}</TableCell>
                 <TableCell>
                   <Chip size="small" label={t(`subscription.invoices.display.${display}`)} color={display === "paid" ? "success" : display === "overdue" ? "error" : "default"} />

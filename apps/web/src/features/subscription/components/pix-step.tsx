@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
+import { formatMoney } from "@atende/shared";
 import { Alert, Box, Button, Stack, TextField, Typography } from "@mui/material";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { QRCodeSVG } from "qrcode.react";
 import { useTranslation } from "react-i18next";
 import type { PixCharge } from "@atende/shared";
 import { logFailure } from "../../../lib/log-failure";
-import { formatBrl } from "./money";
 
 /** The Pix step: the BR Code as a QR code and as copy-and-paste text (copy confirmation for 1 s). */
 export function PixStep({ pix }: { pix: PixCharge }) {
@@ -23,7 +23,7 @@ export function PixStep({ pix }: { pix: PixCharge }) {
     );
   return (
     <Stack spacing={2} alignItems="center" data-testid="pix-step">
-      <Typography variant="h6">{t("subscription.pix.amount", { value: formatBrl(pix.valor.original) })}</Typography>
+      <Typography variant="h6">{t("subscription.pix.amount", { value: formatMoney(Number(pix.valor.original)) })}</Typography>
       <Box sx={{ bgcolor: "#fff", p: 1.5, borderRadius: 1, lineHeight: 0 }}>
         <QRCodeSVG value={pix.qrcode.qrcode} size={220} level="M" aria-label={t("subscription.pix.qrLabel")} />
       </Box>

@@ -61,6 +61,27 @@ describe("message bubble: what the official channel delivers", () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it("a message erased at the contact's request (LGPD): a placeholder, and its file is never asked for, in each language", async () => {
+    const expected = {
+      pt: ["Mídia apagada a pedido do titular", "Mensagem apagada a pedido do titular"],
+      en: ["Media erased at the data subject's request", "Message erased at the data subject's request"],
+      es: ["Medio borrado a pedido del titular", "Mensaje borrado a pedido del titular"],
+    };
+    for (const [lang, [media, text]] of Object.entries(expected)) {
+      await i18n.changeLanguage(lang);
+      for (const mediaType of ["image", "audio", "video", "application"] as const) {
+        show(msg({ mediaType, mediaUrl: null, mediaName: null, body: "", erased: true }));
+        expect(screen.getByTestId("message-erased").textContent).toBe(media);
+        cleanup();
+      }
+      show(msg({ mediaType: "chat", body: "", erased: true }));
+      expect(screen.getByTestId("message-erased").textContent).toBe(text);
+      cleanup();
+    }
+    await i18n.changeLanguage("pt");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it("an unsupported message reads 'not supported' (never an empty bubble), in each language", async () => {
     const expected = { pt: "Tipo de mensagem não suportado", en: "Message type not supported", es: "Tipo de mensaje no compatible" };
     for (const [lang, text] of Object.entries(expected)) {

@@ -19,7 +19,7 @@ const fetchMock = vi.mocked(fetchMessages);
 
 const at = (minute: number) => `2026-11-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
 const msg = (id: number, minute: number, over: Partial<Message> = {}) => messageFixture({ id, ticketId: 5, createdAt: at(minute), ...over });
-const page = (messages: Message[], hasMore = false): MessagesPage => ({ messages, hasMore, count: messages.length });
+const page = (messages: Message[], hasMore = false): MessagesPage => ({ messages, hasMore, count: messages.length, hidden: [] });
 const ids = (r: { current: ReturnType<typeof useMessages> }) => r.current.state.messages.map((m) => m.id);
 const emit = (data: unknown) => act(() => socket.emit("company-1-appMessage", data));
 
@@ -41,6 +41,20 @@ describe("ticket messages: merging", () => {
 
     expect(ids(result)).toEqual([1, 2, 3, 4]);
     expect(fetchMock).toHaveBeenLastCalledWith(5, 2);
+  });
+
+  it("keeps the hidden runs of every page loaded, older pages' first", async () => {
+    const financeiro = { id: 7, name: "Financeiro", color: "#aa0000" };
+    fetchMock.mockResolvedValueOnce({ ...page([msg(3, 3), msg(4, 4)], true), hidden: [{ beforeMessageId: 4, count: 12, queue: financeiro }] });
+    const { result } = renderHook(() => useMessages(5, 1));
+    await waitFor(() => expect(result.current.state.loading).toBe(false));
+    fetchMock.mockResolvedValueOnce({ ...page([msg(1, 1)]), hidden: [{ beforeMessageId: 1, count: 2, queue: null }] });
+    act(() => result.current.loadOlder());
+    await waitFor(() => expect(result.current.state.page).toBe(2));
+    expect(result.current.state.hidden).toEqual([
+      { beforeMessageId: 1, count: 2, queue: null },
+      { beforeMessageId: 4, count: 12, queue: financeiro },
+    ]);
   });
 
   it("adds a new message of this ticket at the end and ignores other tickets' messages", async () => {

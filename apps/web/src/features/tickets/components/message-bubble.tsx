@@ -9,7 +9,7 @@ import { clock } from "../lib/format";
 import { WhatsAppText } from "../../../components/whatsapp-text";
 import type { Message } from "../types";
 import { AckIcon } from "./ack-icon";
-import { MediaUnavailable, MessageAudio, MessageCallLog, MessageDocument, MessageImage, MessageLocation, MessageVCard, MessageVideo } from "./message-media";
+import { MediaUnavailable, MessageAudio, MessageErased, MessageCallLog, MessageDocument, MessageImage, MessageLocation, MessageVCard, MessageVideo } from "./message-media";
 
 interface Props {
   message: Message;
@@ -23,6 +23,8 @@ interface Props {
 const FILE_TYPES = new Set<string>(["image", "audio", "video", "application"]);
 
 function Body({ message }: { message: Message }) {
+  // erased at the contact's request (LGPD): the file is gone, never ask for it
+  if (message.erased) return <MessageErased media={FILE_TYPES.has(message.mediaType)} />;
   // the provider never delivered the file: no download to try, the caption still shows below
   if (message.mediaUnavailable && FILE_TYPES.has(message.mediaType)) return <MediaUnavailable />;
   switch (message.mediaType) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Box, Button, CircularProgress, Dialog, IconButton, Typography } from "@mui/material";
+import BlockIcon from "@mui/icons-material/Block";
 import BrokenImageIcon from "@mui/icons-material/BrokenImage";
 import CloseIcon from "@mui/icons-material/Close";
 import DescriptionIcon from "@mui/icons-material/Description";
@@ -49,6 +50,17 @@ function Loading({ h = 120 }: { h?: number }) {
 /** The file could not be fetched here, or the provider never delivered it (`mediaUnavailable`). */
 export function MediaUnavailable() {
   return <Failed />;
+}
+
+/** Text and media erased at the contact's request (LGPD): a placeholder; there is no file to ask for. */
+export function MessageErased({ media }: { media: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1, color: "text.secondary", fontStyle: "italic", py: 0.5 }} data-testid="message-erased">
+      <BlockIcon fontSize="small" />
+      <Typography variant="body2">{t(media ? "tickets.messages.mediaErased" : "tickets.messages.erased")}</Typography>
+    </Box>
+  );
 }
 
 function Failed() {

@@ -1,17 +1,20 @@
 import { Fragment, useCallback } from "react";
 import { Badge, Box, Chip, CircularProgress, Fab, Typography, useTheme } from "@mui/material";
 import KeyboardArrowDownIcon from "@mui/icons-material/KeyboardArrowDown";
+import VisibilityOffOutlinedIcon from "@mui/icons-material/VisibilityOffOutlined";
 import WavingHandIcon from "@mui/icons-material/WavingHand";
 import { LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
 import { useConversationScroll } from "../hooks/use-conversation-scroll";
 import { dayLabel, sameDay } from "../lib/format";
-import type { Message, Ticket } from "../types";
+import type { HiddenMessagesRun, Message, Ticket } from "../types";
 import { MessageBubble } from "./message-bubble";
 
 interface Props {
   ticket: Ticket;
   messages: Message[];
+  /** Where the history leaves out messages of tickets the user may not open. */
+  hidden: HiddenMessagesRun[];
   hasMore: boolean;
   loading: boolean;
   meId: number;
@@ -31,6 +34,46 @@ function DaySeparator({ date }: { date: string }) {
   );
 }
 
+/** One line in place of a run of messages the user may not see: how many, and from which queue. */
+function HiddenRunLine({ run }: { run: HiddenMessagesRun }) {
+  const { t } = useTranslation();
+  const text = run.queue
+    ? t("tickets.messages.hiddenRun", { count: run.count, queue: run.queue.name })
+    : t("tickets.messages.hiddenRunNoQueue", { count: run.count });
+  return (
+    <Box sx={{ display: "flex", justifyContent: "center", px: 2, my: 1 }} data-testid="hidden-messages">
+      <Box
+        sx={{
+          display: "flex",
+          alignItems: "center",
+          gap: 1,
+          maxWidth: "100%",
+          px: 1.5,
+          py: 0.5,
+          borderRadius: 2,
+          bgcolor: "background.paper",
+          color: "text.secondary",
+          boxShadow: "0 1px 0.5px rgba(0,0,0,.13)",
+          borderLeft: 3,
+          borderLeftColor: run.queue?.color || "divider",
+        }}
+      >
+        <VisibilityOffOutlinedIcon sx={{ fontSize: 16, flexShrink: 0 }} />
+        <Typography variant="caption" sx={{ fontStyle: "italic", overflowWrap: "anywhere" }}>
+          {text}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
+
+/** The runs by the visible message they come before (null: after the newest one). */
+function runsByAnchor(hidden: HiddenMessagesRun[]): Map<number | null, HiddenMessagesRun[]> {
+  const map = new Map<number | null, HiddenMessagesRun[]>();
+  for (const run of hidden) map.set(run.beforeMessageId, [...(map.get(run.beforeMessageId) ?? []), run]);
+  return map;
+}
+
 const messageId = (m: Message) => m.id;
 const sentByAgent = (m: Message) => m.fromMe;
 
@@ -38,7 +81,7 @@ const sentByAgent = (m: Message) => m.fromMe;
  * The conversation: day separators, older pages when scrolled within 50 px of the top, opening at the
  * latest message (see useConversationScroll) with a "jump to latest" button once scrolled up.
  */
-export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadOlder, onReply, onDelete }: Props) {
+export function MessagesList({ ticket, messages, hidden, hasMore, loading, meId, onLoadOlder, onReply, onDelete }: Props) {
   const { t } = useTranslation();
   const theme = useTheme();
   const onNearTop = useCallback(() => {
@@ -53,6 +96,8 @@ export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadO
     nearTopPx: LIMITS.olderMessagesScrollPx,
   });
 
+  const runs = runsByAnchor(hidden);
+  const empty = messages.length === 0 && hidden.length === 0;
   const dark = theme.palette.mode === "dark";
   return (
     <Box sx={{ flex: 1, minHeight: 0, position: "relative", display: "flex", flexDirection: "column" }}>
@@ -84,7 +129,7 @@ export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadO
               <CircularProgress size={28} />
             </Box>
           )}
-          {messages.length === 0 && !loading && (
+          {empty && !loading && (
             <Box sx={{ flex: 1, display: "grid", placeItems: "center", textAlign: "center", px: 3 }} data-testid="messages-empty">
               <Box sx={{ bgcolor: "background.paper", borderRadius: 3, px: 4, py: 3, boxShadow: 1, maxWidth: 360 }}>
                 <WavingHandIcon sx={{ fontSize: 44, color: "#f59e0b" }} />
@@ -103,6 +148,7 @@ export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadO
             const otherTicket = prev && prev.ticketId !== m.ticketId;
             return (
               <Fragment key={m.id}>
+                {runs.get(m.id)?.map((run, j) => <HiddenRunLine key={`h${j}`} run={run} />)}
                 {otherTicket && (
                   <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 3, my: 1, color: "text.secondary" }}>
                     <Box sx={{ flex: 1, borderTop: 1, borderColor: "divider" }} />
@@ -122,6 +168,7 @@ export function MessagesList({ ticket, messages, hasMore, loading, meId, onLoadO
               </Fragment>
             );
           })}
+          {runs.get(null)?.map((run, j) => <HiddenRunLine key={`h-last${j}`} run={run} />)}
         </Box>
       </Box>
       {scroll.showJump && (

@@ -2,6 +2,7 @@ import { Autocomplete, Box, Chip, InputAdornment, MenuItem, Select, TextField } 
 import SearchIcon from "@mui/icons-material/Search";
 import { useTranslation } from "react-i18next";
 import type { TagRef, UserRef } from "../types";
+import { colorChipSx } from "../../../lib/contrast";
 
 export const ORIGINS = ["proactive", "reactive"] as const;
 export type Origin = (typeof ORIGINS)[number];
@@ -45,7 +46,7 @@ export function SearchFilters({ searchText, onSearchText, tags, tagFilter, onTag
               onChange={(_, v) => onTagFilter(v)}
               getOptionLabel={(o) => o.name}
               isOptionEqualToValue={(a, b) => a.id === b.id}
-              renderTags={(v, getProps) => v.map((o, i) => <Chip {...getProps({ index: i })} key={o.id} size="small" label={o.name} sx={{ bgcolor: o.color, color: "#fff", height: 20 }} />)}
+              renderTags={(v, getProps) => v.map((o, i) => <Chip {...getProps({ index: i })} key={o.id} size="small" label={o.name} sx={{ ...colorChipSx(o.color), height: 20 }} />)}
               renderInput={(p) => <TextField {...p} placeholder={tagFilter.length ? "" : t("tickets.search.tags")} />}
             />
             {showUserFilter && (

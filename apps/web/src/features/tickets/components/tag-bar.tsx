@@ -8,6 +8,7 @@ import { syncTicketTags } from "../api/tags";
 import { ticketKeys } from "../api/tickets";
 import { toastError } from "../../../lib/toast-error";
 import type { TagRef, Ticket } from "../types";
+import { colorChipSx } from "../../../lib/contrast";
 
 /** The ticket's tags; editable only where spec 1-core §4 allows (POST /tags/sync). */
 export function TagBar({ ticket, editable }: { ticket: Ticket; editable: boolean }) {
@@ -45,7 +46,7 @@ export function TagBar({ ticket, editable }: { ticket: Ticket; editable: boolean
         isOptionEqualToValue={(a, b) => a.id === b.id}
         disableClearable
         renderTags={(v, getProps) =>
-          v.map((o, i) => <Chip {...getProps({ index: i })} key={o.id} size="small" label={o.name} sx={{ bgcolor: o.color, color: "#fff", fontWeight: 600, "& .MuiChip-deleteIcon": { color: "rgba(255,255,255,.8)" } }} />)
+          v.map((o, i) => <Chip {...getProps({ index: i })} key={o.id} size="small" label={o.name} sx={{ ...colorChipSx(o.color), fontWeight: 600, "& .MuiChip-deleteIcon": { color: "inherit", opacity: 0.75 } }} />)
         }
         renderInput={(p) => (
           <TextField

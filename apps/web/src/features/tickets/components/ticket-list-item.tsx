@@ -15,6 +15,7 @@ import type { Ticket } from "../types";
 import { AckIcon } from "./ack-icon";
 import { ContactAvatar } from "./contact-avatar";
 import { useWorkspace } from "./workspace-context";
+import { colorChipSx } from "../../../lib/contrast";
 
 interface Props {
   ticket: Ticket;
@@ -33,7 +34,7 @@ function TagChip({ label, color, testId, variant }: { label: string; color: stri
       label={label}
       data-testid={testId}
       variant={variant ?? "filled"}
-      sx={{ ...chipSx, ...(variant === "outlined" ? { borderColor: color, color } : { bgcolor: color, color: "#fff" }) }}
+      sx={{ ...chipSx, ...(variant === "outlined" ? { borderColor: color, color } : colorChipSx(color)) }}
     />
   );
 }

@@ -147,6 +147,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
         <MessagesList
           ticket={ticket}
           messages={state.messages}
+          hidden={state.hidden}
           hasMore={state.hasMore}
           loading={state.loading}
           meId={me.id}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Badge, Box, Button, FormControlLabel, Paper, Switch, Tab, Tabs, Tooltip } from "@mui/material";
 import AddIcon from "@mui/icons-material/Add";
 import CheckBoxIcon from "@mui/icons-material/CheckBox";
@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { can, LIMITS } from "@atende/shared";
 import { useTranslation } from "react-i18next";
 import { queuesQuery, tagsQuery, usersQuery } from "../api/lookups";
+import { fetchTicket, ticketKeys } from "../api/tickets";
 import { useDebounced } from "../hooks/use-debounced";
 import { useTicketActions, type TicketAction } from "../hooks/use-ticket-actions";
 import { useTicketsList } from "../hooks/use-tickets-list";
@@ -79,6 +80,23 @@ export function TicketsManager({ selectedUuid, onSelect }: { selectedUuid?: stri
     origins: originFilter,
     enabled: queuesReady && tab === "search",
   });
+
+  // The list follows the open conversation when its status changes (accepted or resumed from its
+  // header or the bar under the messages, or by a socket update): after 'Aceitar' the ticket is
+  // shown selected under Abertas, not an empty Aguardando. Read from the conversation's own cache
+  // entry (never fetched here); a ticket merely selected from another tab does not move the list.
+  const { data: selected } = useQuery({ queryKey: ticketKeys.one(selectedUuid ?? ""), queryFn: () => fetchTicket(selectedUuid ?? ""), enabled: false });
+  const seen = useRef<{ uuid?: string; status?: string }>({});
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { uuid: selected?.uuid, status: selected?.status };
+    if (!selected || before.uuid !== selected.uuid || !before.status || before.status === selected.status) return;
+    if (selected.status === "open") setTab((x) => (x === "search" ? x : "open"));
+    else if (selected.status === "pending" || selected.status === "paused") {
+      setTab((x) => (x === "search" ? x : "pending"));
+      setPendingTab(selected.status);
+    }
+  }, [selected]);
 
   const { run, busy } = useTicketActions(me.id);
   const onAction = useCallback(

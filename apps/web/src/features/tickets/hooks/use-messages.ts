@@ -2,12 +2,14 @@ import { useCallback, useEffect, useReducer, useRef } from "react";
 import { channel } from "@atende/shared";
 import { fetchMessages } from "../api/messages";
 import { cachedMessages } from "../offline/db";
-import type { Message } from "../types";
+import type { HiddenMessagesRun, Message } from "../types";
 import { useChannel, useSocketReconnect } from "./use-realtime";
 import { logFailure } from "../../../lib/log-failure";
 
 interface State {
   messages: Message[];
+  /** Runs of messages the history leaves out (tickets the user may not open), of the pages loaded. */
+  hidden: HiddenMessagesRun[];
   page: number;
   hasMore: boolean;
   loading: boolean;
@@ -20,12 +22,12 @@ interface State {
 type Action =
   | { type: "reset" }
   | { type: "cached"; messages: Message[] }
-  | { type: "loaded"; page: number; messages: Message[]; hasMore: boolean }
+  | { type: "loaded"; page: number; messages: Message[]; hidden: HiddenMessagesRun[]; hasMore: boolean }
   | { type: "loading" }
   | { type: "failed" }
   | { type: "upsert"; message: Message };
 
-const initial: State = { messages: [], page: 1, hasMore: false, loading: true, tailVersion: 0, serverAnswered: false };
+const initial: State = { messages: [], hidden: [], page: 1, hasMore: false, loading: true, tailVersion: 0, serverAnswered: false };
 
 function order(list: Message[]): Message[] {
   return list.sort((a, b) => (a.createdAt === b.createdAt ? a.id - b.id : a.createdAt < b.createdAt ? -1 : 1));
@@ -51,6 +53,8 @@ function reducer(s: State, a: Action): State {
     case "loaded":
       return {
         messages: a.page === 1 ? merge([], a.messages) : merge(s.messages, a.messages),
+        // each run comes with exactly one page (the one of the visible message it precedes)
+        hidden: a.page === 1 ? a.hidden : [...a.hidden, ...s.hidden],
         page: a.page,
         hasMore: a.hasMore,
         loading: false,
@@ -68,7 +72,10 @@ function reducer(s: State, a: Action): State {
   }
 }
 
-/** The messages of one ticket: 20 per page, older pages on demand, live create/update events. */
+/**
+ * The messages of one ticket's history: 20 visible per page, older pages on demand, live create/update
+ * events; `hidden` holds where the server left out messages of tickets the user may not open.
+ */
 export function useMessages(ticketId: number | undefined, companyId: number, onIncoming?: (m: Message) => void) {
   const [state, dispatch] = useReducer(reducer, initial);
   const request = useRef(0);
@@ -83,7 +90,7 @@ export function useMessages(ticketId: number | undefined, companyId: number, onI
       const id = ++request.current;
       try {
         const res = await fetchMessages(ticketId, page);
-        if (id === request.current) dispatch({ type: "loaded", page, messages: res.messages, hasMore: res.hasMore });
+        if (id === request.current) dispatch({ type: "loaded", page, messages: res.messages, hidden: res.hidden, hasMore: res.hasMore });
       } catch (err) {
         logFailure("loading messages failed", err, { ticketId, page });
         if (id === request.current) dispatch({ type: "failed" });

@@ -2,6 +2,7 @@ import { Box, Chip, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { queueOptions } from "../../../components/queue-options";
 import type { QueueOption } from "../api/get-queues";
+import { colorChipSx } from "../../../lib/contrast";
 
 /** Multi-select of queues filtering the users list. */
 export function QueueFilter({ queues, value, onChange }: { queues: QueueOption[]; value: number[]; onChange(next: number[]): void }) {
@@ -21,7 +22,7 @@ export function QueueFilter({ queues, value, onChange }: { queues: QueueOption[]
             <Box sx={{ display: "flex", flexWrap: "nowrap", gap: 0.5, overflow: "hidden" }}>
               {(selected as number[]).map((id) => {
                 const q = queues.find((x) => x.id === id);
-                return <Chip key={id} size="small" label={q?.name ?? id} sx={{ bgcolor: q?.color, color: q?.color ? "#fff" : undefined }} />;
+                return <Chip key={id} size="small" label={q?.name ?? id} sx={colorChipSx(q?.color)} />;
               })}
             </Box>
           ),

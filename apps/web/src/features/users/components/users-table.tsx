@@ -13,7 +13,8 @@ import {
   TableHead,
   TableRow,
   Tooltip,
-  } from "@mui/material";
+  Typography,
+} from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutline";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import { useTranslation } from "react-i18next";
@@ -33,6 +34,10 @@ interface Props {
   onEdit(user: User): void;
   onDelete(user: User): void;
 }
+
+/** Columns shown from tablets up: at 390 px the name (with the e-mail under it) and the actions stay on screen. */
+const WIDE = { display: { xs: "none", sm: "table-cell" } } as const;
+const NARROW_ONLY = { display: { xs: "block", sm: "none" } } as const;
 
 /** The users list with infinite scroll: the next page loads within 100 px of the bottom. */
 export function UsersTable({ users, loading, hasMore, fetchingMore, onLoadMore, canDelete, selected, onSelectedChange, onEdit, onDelete }: Props) {
@@ -80,9 +85,9 @@ export function UsersTable({ users, loading, hasMore, fetchingMore, onLoadMore, 
               </TableCell>
             )}
             <TableCell>{t("users.fields.name")}</TableCell>
-            <TableCell>{t("users.fields.email")}</TableCell>
-            <TableCell>{t("users.fields.profile")}</TableCell>
-            <TableCell align="center">{t("users.online")}</TableCell>
+            <TableCell sx={WIDE}>{t("users.fields.email")}</TableCell>
+            <TableCell sx={WIDE}>{t("users.fields.profile")}</TableCell>
+            <TableCell sx={WIDE} align="center">{t("users.online")}</TableCell>
             <TableCell align="right">{t("users.actions")}</TableCell>
           </TableRow>
         </TableHead>
@@ -94,13 +99,16 @@ export function UsersTable({ users, loading, hasMore, fetchingMore, onLoadMore, 
                   <Checkbox size="small" checked={selected.has(u.id)} onChange={() => toggle(u.id)} slotProps={{ input: { "aria-label": t("users.select", { name: u.name }) } }} />
                 </TableCell>
               )}
-              <TableCell>
+              <TableCell sx={{ wordBreak: "break-word" }}>
                 {u.name}
                 {u.super && <Chip size="small" label="super" color="secondary" variant="outlined" sx={{ ml: 1 }} />}
+                <Typography variant="caption" color="text.secondary" sx={{ ...NARROW_ONLY, wordBreak: "break-all" }}>
+                  {u.email} · {t(`users.profiles.${u.profile}`)}
+                </Typography>
               </TableCell>
-              <TableCell>{u.email}</TableCell>
-              <TableCell>{t(`users.profiles.${u.profile}`)}</TableCell>
-              <TableCell align="center">
+              <TableCell sx={WIDE}>{u.email}</TableCell>
+              <TableCell sx={WIDE}>{t(`users.profiles.${u.profile}`)}</TableCell>
+              <TableCell sx={WIDE} align="center">
                 <Chip size="small" label={u.online ? t("users.onlineYes") : t("users.onlineNo")} color={u.online ? "success" : "default"} variant={u.online ? "filled" : "outlined"} />
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { csvHeader, variableColumns } from "../csv-header";
+import { formatPercent } from "@atende/shared";
+import { csvHeader } from "../../components/check-file";
+import { variableColumns } from "../csv-header";
 import { smsDeliveryPercent } from "../delivery-percent";
 
 describe("SMS list and form helpers", () => {
-  it("delivery % is delivered / triggered with two decimals (spec §9), 0.00 before any send", () => {
-    expect(smsDeliveryPercent({ delivered: 2, triggered: 3 })).toBe("66.67");
-    expect(smsDeliveryPercent({ delivered: 0, triggered: 0 })).toBe("0.00");
+  it("delivery % is delivered / triggered shown with two decimals the Brazilian way (spec §9), 0,00% before any send", () => {
+    expect(formatPercent(smsDeliveryPercent({ delivered: 2, triggered: 3 }), "pt")).toBe("66,67%");
+    expect(formatPercent(smsDeliveryPercent({ delivered: 0, triggered: 0 }), "pt")).toBe("0,00%");
   });
 
   it("reads the CSV header (BOM, CRLF) and lists the variable columns with their index", async () => {
