@@ -279,18 +279,31 @@ export class Realtime {
 
   /**
    * Closes, on every process, the sockets of ended sessions (`revokeSessions`' ids), of a user, or of
-   * a company. A broadcast operation: it never waits for other processes to answer.
+   * a company. A broadcast operation: it never waits for other processes to answer. Held like `emit`
+   * (after the commit and the answer) and in the same queue, so an event emitted just before reaches
+   * the sockets before they close (the 'accessed on another computer' notice of a second login).
    */
   endSessions(sessionIds: string[]): void {
-    if (sessionIds.length) this.io.in(sessionIds.map(rooms.session)).disconnectSockets(true);
+    if (sessionIds.length) this.disconnect(sessionIds.map(rooms.session));
   }
 
   endUser(userId: number): void {
-    this.io.in(rooms.user(userId)).disconnectSockets(true);
+    this.disconnect(rooms.user(userId));
   }
 
   endCompany(companyId: number): void {
-    this.io.in(rooms.company(companyId)).disconnectSockets(true);
+    this.disconnect(rooms.company(companyId));
+  }
+
+  private disconnect(room: string | string[]): void {
+    afterCommit(() => {
+      if (this.closed) return;
+      try {
+        this.io.in(room).disconnectSockets(true);
+      } catch (err) {
+        this.log.error({ err, room }, "real-time disconnect failed");
+      }
+    });
   }
 
   /**
@@ -302,7 +315,7 @@ export class Realtime {
     const actor = await loadActor(this.sql, userId, companyId);
     const target = this.io.in(rooms.user(userId));
     if (!actor) {
-      target.disconnectSockets(true);
+      this.disconnect(rooms.user(userId));
       return;
     }
     const queues = await this.sql.many<{ id: number }>("SELECT id FROM queues WHERE company_id = $1", [companyId]);

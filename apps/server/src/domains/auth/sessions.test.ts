@@ -99,11 +99,16 @@ describe("a session ends everywhere at once", () => {
     expect((await me(token)).json().error).toBe("ERR_SESSION_EXPIRED");
   });
 
-  it("on a login elsewhere", async () => {
-    const { user, token } = await loggedInUser();
-    const { closed } = await openSocket(token);
+  it("on a login elsewhere, after telling the first browser why", async () => {
+    const { companyId, user, token } = await loggedInUser();
+    const { socket, closed } = await openSocket(token);
+    const heard: string[] = [];
+    socket.on(`company-${companyId}-auth`, (ev: { user?: { id?: number } }) => heard.push(`auth ${ev.user?.id}`));
+    void closed.then(() => heard.push("closed"));
     const second = await app.login(user.email);
     await within(closed);
+    // the notice arrives before the close, not dropped with it
+    expect(heard).toEqual([`auth ${user.id}`, "closed"]);
     expect((await me(token)).statusCode).toBe(401);
     expect((await me(second)).statusCode).toBe(200);
   });
