@@ -83,6 +83,10 @@ test("a second login of the same account sends the first browser back to /login"
     await expect(page.getByText("Sua conta foi acessada em outro computador.")).toBeVisible();
     await page.waitForURL("**/login");
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // the login page it lands on says why, once
+    await expect(page.getByTestId("login-ended-elsewhere")).toHaveText("Sua conta foi acessada em outro computador.");
+    await page.reload();
+    await expect(page.getByTestId("login-ended-elsewhere")).toHaveCount(0);
     // The new session is unaffected.
     await second.reload();
     await expect(second).toHaveURL(/\/tickets/);

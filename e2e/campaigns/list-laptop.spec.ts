@@ -1,4 +1,5 @@
 import { createTenant, db, expect, login, sealIn, test } from "../support/fixtures.js";
+import { screenshot } from "../support/screenshots.js";
 
 /** The WhatsApp campaign list on a laptop (1366 × 768): the send counters, failures among them, are on screen. */
 test.use({ viewport: { width: 1366, height: 768 } });
@@ -30,7 +31,7 @@ test("at 1366 px the campaign list shows Enviadas, Lidas, Respondidas and Falhas
     expect(shown(header), header).toBe(value);
   }
   await expect(row.getByTestId("delivery-percent")).toBeInViewport();
-  await page.screenshot({ path: "/tmp/webwalk-campaigns-1366.png" });
+  await screenshot(page, { path: "/tmp/webwalk-campaigns-1366.png" });
 });
 
 test("at 1366 px the SMS and e-mail lists show their failures (Não entregues)", async ({ page }) => {

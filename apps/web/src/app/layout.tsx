@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from "react";
 import { Outlet, useLocation } from "react-router-dom";
-import { Box, LinearProgress, Toolbar, useMediaQuery, useTheme } from "@mui/material";
+import { Box, LinearProgress, Toolbar, Typography, useMediaQuery, useTheme } from "@mui/material";
+import { useTranslation } from "react-i18next";
 import { LIMITS } from "@atende/shared";
 import { useCurrentUser } from "../lib/session";
 import { AppDialogsProvider } from "./app-dialogs-provider";
@@ -39,7 +40,7 @@ export function AppLayout() {
   useEffect(() => setNarrowOpen(false), [pathname]);
 
   // Logged in elsewhere: the page reloads in a moment; unmounting the pages stops their API calls.
-  if (endedElsewhere) return <LinearProgress />;
+  if (endedElsewhere) return <EndedElsewhere />;
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>
@@ -60,6 +61,19 @@ export function AppLayout() {
           </AppDialogsProvider>
         </Suspense>
       </Box>
+    </Box>
+  );
+}
+
+/** What the shell shows between a login elsewhere and the reload (spec 1-core §4). */
+function EndedElsewhere() {
+  const { t } = useTranslation();
+  return (
+    <Box>
+      <LinearProgress />
+      <Typography role="alert" sx={{ p: 3, textAlign: "center" }}>
+        {t("login.loggedElsewhere")}
+      </Typography>
     </Box>
   );
 }

@@ -15,6 +15,12 @@ export const STORAGE_KEYS = {
   tasks: "tasks",
 } as const;
 
+/**
+ * This tab's note that its session was ended by a login elsewhere (sessionStorage: one tab, survives
+ * the reload that follows), so the login page it lands on says why.
+ */
+export const ENDED_ELSEWHERE_KEY = "endedElsewhere";
+
 export function readJson<T>(key: string, fallback: T): T {
   try {
     const raw = localStorage.getItem(key);

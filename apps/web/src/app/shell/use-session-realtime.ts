@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast";
+import { ENDED_ELSEWHERE_KEY } from "../../lib/storage";
 import { channel, CLIENT_EVENTS, LIMITS, type SessionUser } from "@atende/shared";
 import { useSession } from "../../lib/session";
 import { disconnectSocket, getSocket } from "../../lib/socket";
@@ -17,7 +16,6 @@ type UserEvent = { action?: string; user?: { id?: number }; userId?: number };
  * the pages, so nothing keeps calling the API (and reacting to its 401s) until the reload.
  */
 export function useSessionRealtime(user: SessionUser): boolean {
-  const { t } = useTranslation();
   const { reload, clearLocalData } = useSession();
   const [endedElsewhere, setEndedElsewhere] = useState(false);
 
@@ -39,7 +37,9 @@ export function useSessionRealtime(user: SessionUser): boolean {
   useSocketEvent<AuthEvent>(channel.auth(user.companyId), (ev) => {
     if (ev?.user?.id !== user.id) return;
     // Not a logout call: that would revoke the new session too. The old refresh token is already spent.
-    toast.error(t("login.loggedElsewhere"), { toastId: "logged-elsewhere" });
+    // The notice is drawn by the shell now and by the login page after the reload (not a toast, whose
+    // lazily loaded container could still be loading when the page reloads).
+    sessionStorage.setItem(ENDED_ELSEWHERE_KEY, "1");
     setEndedElsewhere(true);
     void clearLocalData();
     disconnectSocket();

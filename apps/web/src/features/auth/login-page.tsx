@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast";
@@ -7,6 +7,7 @@ import { formatDate } from "../../lib/format-date";
 import { logFailure } from "../../lib/log-failure";
 import { toastError } from "../../lib/toast-error";
 import { useSession } from "../../lib/session";
+import { ENDED_ELSEWHERE_KEY } from "../../lib/storage";
 import "./login.css";
 
 /** The path of the pay link a refused login carries (the page is this app's, whatever host PUBLIC_URL names). */
@@ -35,6 +36,9 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   // a login refused after the due date: the date, and the signed link to pay the open invoice
   const [expired, setExpired] = useState<{ date: string; payPath: string | null } | null>(null);
+  // this tab's session was ended by a login elsewhere: said once, here, after the reload
+  const [endedElsewhere] = useState(() => sessionStorage.getItem(ENDED_ELSEWHERE_KEY) === "1");
+  useEffect(() => sessionStorage.removeItem(ENDED_ELSEWHERE_KEY), []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -50,7 +54,7 @@ export default function LoginPage() {
       if (err instanceof ApiError && err.code === "ERR_SUBSCRIPTION_EXPIRED") {
         const due = typeof err.body.dueDate === "string" ? err.body.dueDate : "";
         const payPath = payPathOf(err.body.payUrl);
-        toast.error(t(payPath ? "login.expiredPay" : "login.expired", { date: formatDate(due) }), { toastId: "subscription-expired", autoClose: 8000 });
+        // said once, in the card (with the link to pay), not again in a toast
         setExpired({ date: due, payPath });
       } else {
         setExpired(null);
@@ -90,6 +94,11 @@ export default function LoginPage() {
             autoComplete="current-password"
           />
         </div>
+        {endedElsewhere && !expired && (
+          <div className="login-expired" role="alert" data-testid="login-ended-elsewhere">
+            <p>{t("login.loggedElsewhere")}</p>
+          </div>
+        )}
         {expired && (
           <div className="login-expired" role="alert" data-testid="login-expired">
             <p>{t(expired.payPath ? "login.expiredPay" : "login.expired", { date: formatDate(expired.date) })}</p>

@@ -19,7 +19,6 @@ import { SmsCampaignForm } from "./sms/sms-campaign-form";
 import { EmailCampaignForm } from "./email/email-campaign-form";
 
 /** Spec §9: form submit is delayed about 400 ms. */
-const SUBMIT_DELAY_MS = 400;
 
 type Field = "costCenterId" | "title" | "file" | "businessId" | "templateIds" | "queueId" | "scheduledAt";
 
@@ -146,10 +145,11 @@ function WhatsAppCampaignForm({ channelSelect }: { channelSelect: ReactNode }) {
   async function review(event: FormEvent) {
     event.preventDefault();
     setReviewing(true);
-    await new Promise((r) => setTimeout(r, SUBMIT_DELAY_MS));
+    const current = await chosen.reviewWait();
+    setReviewing(false);
+    if (!current) return;
     const e = validate();
     setErrors(e);
-    setReviewing(false);
     if (Object.keys(e).length > 0 || !file) return;
     const name = (list: { id: number; name: string }[] | undefined, id: string) => list?.find((x) => String(x.id) === id)?.name ?? "";
     const chosenPhones = (phones.data ?? []).filter((p) => phoneIds.includes(p.id));

@@ -23,6 +23,9 @@ export function campaignFileProblem(file: File, header: string[], t: TFunction):
   return r.kind === "separator" ? t("campaigns.fileCheck.separator") : t("campaigns.fileCheck.missingHeaders", { names: r.missing.join(", ") });
 }
 
+/** The forms' short 'loading' after 'Revisar campanha' before the checks run (spec 3 §5). */
+const REVIEW_DELAY_MS = 400;
+
 export interface CampaignFile {
   file: File | null;
   /** The header's cells ([] while it is read, or without a file). */
@@ -35,7 +38,10 @@ export interface CampaignFile {
  * The campaign forms' chosen file, checked as soon as it is chosen: `choose` resolves to the problem
  * (null when none) once the header is read, or to null when a later choice replaced this one.
  */
-export function useCampaignFile(): CampaignFile & { choose: (file: File | null) => Promise<string | null> } {
+export function useCampaignFile(): CampaignFile & {
+  choose: (file: File | null) => Promise<string | null>;
+  reviewWait: () => Promise<boolean>;
+} {
   const { t } = useTranslation();
   const [state, setState] = useState<CampaignFile>({ file: null, header: [], problem: null });
   const latest = useRef<File | null>(null);
@@ -59,5 +65,14 @@ export function useCampaignFile(): CampaignFile & { choose: (file: File | null) 
     },
     [t],
   );
-  return { ...state, choose };
+  /**
+   * The review's wait; false when another file was chosen meanwhile: that review was judged on the
+   * old file, so it is dropped (the new file shows its own check) instead of putting back its error.
+   */
+  const reviewWait = useCallback(async () => {
+    const at = latest.current;
+    await new Promise((r) => setTimeout(r, REVIEW_DELAY_MS));
+    return latest.current === at;
+  }, []);
+  return { ...state, choose, reviewWait };
 }

@@ -16,7 +16,6 @@ import { useCampaignFile } from "../components/check-file";
 import { createEmailCampaign, emailCampaignKeys, fetchEmailTemplates, fetchVerifiedSenders, uploadEmailCampaignFile } from "./api";
 import { EmailSummaryDialog, type EmailSummary } from "./email-summary-dialog";
 
-const SUBMIT_DELAY_MS = 400;
 type Field = "costCenterId" | "title" | "file" | "sender" | "template";
 
 function useLookupError(error: unknown, what: string, message: string) {
@@ -76,10 +75,11 @@ export function EmailCampaignForm({ channelSelect }: { channelSelect: ReactNode 
   async function review(event: FormEvent) {
     event.preventDefault();
     setReviewing(true);
-    await new Promise((r) => setTimeout(r, SUBMIT_DELAY_MS));
+    const current = await chosen.reviewWait();
+    setReviewing(false);
+    if (!current) return;
     const e = validate();
     setErrors(e);
-    setReviewing(false);
     if (Object.keys(e).length > 0 || !file) return;
     const base: EmailSummary = {
       title: title.trim(),

@@ -20,7 +20,6 @@ import { variableColumns } from "./csv-header";
 import { useCampaignFile } from "../components/check-file";
 import { SmsSummaryDialog, type SmsSummary } from "./sms-summary-dialog";
 
-const SUBMIT_DELAY_MS = 400;
 type Field = "costCenterId" | "title" | "file" | "template" | "startHour" | "endHour" | "scheduleDate" | "mapping";
 
 /** /new-campaign, SMS (spec 3 §2 'SMS section', §5 SMS rules): the common fields, then template, schedule, hours, options and the variable mapping. */
@@ -102,10 +101,11 @@ export function SmsCampaignForm({ channelSelect }: { channelSelect: ReactNode })
   async function review(event: FormEvent) {
     event.preventDefault();
     setReviewing(true);
-    await new Promise((r) => setTimeout(r, SUBMIT_DELAY_MS));
+    const current = await chosen.reviewWait();
+    setReviewing(false);
+    if (!current) return;
     const e = validate();
     setErrors(e);
-    setReviewing(false);
     if (Object.keys(e).length > 0 || !file || !template) return;
     const base: SmsSummary = {
       title: title.trim(),
