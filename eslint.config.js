@@ -36,6 +36,45 @@ const webLayerZones = [
   },
 ];
 
+/** No silent failures: a catch that drops the error hides what an operator needs. */
+const silentCatches = [
+  {
+    selector: "CatchClause[param=null]:not(:has(ThrowStatement))",
+    message: "This catch drops the error: log it with context (ids, request or job id) or answer with an error code.",
+  },
+  {
+    selector: "CallExpression[callee.property.name='catch'] > ArrowFunctionExpression[params.length=0]",
+    message: ".catch(() => ...) drops the error: take it and log it with context, or let it reach the caller.",
+  },
+];
+
+const serverSrc = path.join(import.meta.dirname, "apps/server/src");
+
+/**
+ * The server's boundaries (docs/architecture.md, "Server boundaries"): core/ and db/ are the shared
+ * layers every domain stands on, so they import no domain and no channel; the WhatsApp Web driver
+ * (channels/baileys) and the built-in sandbox driver speak to the product only through the driver
+ * interface and the inbound sink (channels/driver.ts, channels/sink.ts), never a domain; and a domain
+ * never reaches into the WhatsApp Web driver (domains/index.ts, the composition root, registers it).
+ */
+const serverZones = [
+  {
+    target: [path.join(serverSrc, "core"), path.join(serverSrc, "db")],
+    from: [path.join(serverSrc, "domains"), path.join(serverSrc, "channels")],
+    message: "core/ and db/ are shared layers: they import no domain or channel (hand in what they need, as channels/sink.ts does).",
+  },
+  {
+    target: [path.join(serverSrc, "channels/baileys"), path.join(serverSrc, "channels/sandbox-driver.ts")],
+    from: path.join(serverSrc, "domains"),
+    message: "A driver speaks to the product through the driver interface and the inbound sink (channels/driver.ts, channels/sink.ts), not a domain.",
+  },
+  {
+    target: path.join(serverSrc, "domains"),
+    from: path.join(serverSrc, "channels/baileys"),
+    message: "A domain does not reach into the WhatsApp Web driver: ask the channel manager (channels/manager.ts) or the driver interface.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "data/**", ".tmp/**", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
@@ -60,20 +99,30 @@ export default tseslint.config(
     rules: { "import-x/no-restricted-paths": ["error", { zones: webLayerZones }] },
   },
   {
+    files: ["apps/server/src/**/*.ts"],
+    ignores: ["apps/server/src/domains/index.ts", "apps/server/src/**/*.test.ts"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".json"], extensionAlias: { ".js": [".ts", ".js"] } })] },
+    rules: { "import-x/no-restricted-paths": ["error", { zones: serverZones }] },
+  },
+  {
     // No silent failures: a catch that drops the error hides what an operator needs.
     // Log it with context or answer with a code; a rightful ignore says why in an eslint-disable comment.
     files: ["**/*.{ts,tsx,js,mjs}"],
     rules: {
       "no-empty": ["error", { allowEmptyCatch: false }],
+      "no-restricted-syntax": ["error", ...silentCatches],
+    },
+  },
+  {
+    files: ["**/*.test.{ts,tsx}", "e2e/**/*.ts"],
+    rules: {
       "no-restricted-syntax": [
         "error",
+        ...silentCatches,
         {
-          selector: "CatchClause[param=null]:not(:has(ThrowStatement))",
-          message: "This catch drops the error: log it with context (ids, request or job id) or answer with an error code.",
-        },
-        {
-          selector: "CallExpression[callee.property.name='catch'] > ArrowFunctionExpression[params.length=0]",
-          message: ".catch(() => ...) drops the error: take it and log it with context, or let it reach the caller.",
+          selector: "CallExpression[callee.name='expect'] > CallExpression[callee.property.name='every']",
+          message: "expect(list.every(...)) passes on an empty list: use expectEvery (apps/server/test/expect-every.ts).",
         },
       ],
     },

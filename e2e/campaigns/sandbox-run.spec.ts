@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { buildQueue, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { screenshot } from "../support/screenshots.js";
+import { expectEvery } from "../../apps/server/test/expect-every.js";
 
 async function choose(page: Page, label: string, option: string | RegExp) {
   await page.getByRole("combobox", { name: label }).click();
@@ -70,7 +71,7 @@ test("a supervisor runs a template campaign on the sandbox business and watches 
   );
   expect(stored.total).toBe(12);
   expect(stored.sent).toBe(12);
-  expect(stored.states.every((s) => s === "delivered" || s === "read")).toBe(true);
+  expectEvery(stored.states, (s) => s === "delivered" || s === "read");
   // the template text reached the sandbox phones, once per recipient
   const phone = await db().one<{ n: number; people: number }>(
     `SELECT count(*)::int AS n, count(DISTINCT number)::int AS people FROM sandbox_messages

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, createTestApp, type TestApp } from "./helper.js";
+import { expectEvery } from "./expect-every.js";
 
 /**
  * Tenancy and roles across the users, companies, plans, settings and helps routes: a user of
@@ -66,7 +67,7 @@ describe("tenancy: company A cannot reach company B", () => {
     const bIds = [b.admin.id, b.supervisor.id, b.user.id];
     const page = (await app.api("GET", "/api/users", { token: a.admin.token })).json();
     expect(page.users.some((u: { id: number }) => bIds.includes(u.id))).toBe(false);
-    expect(page.users.every((u: { companyId: number }) => u.companyId === a.companyId)).toBe(true);
+    expectEvery(page.users, (u: { companyId: number }) => u.companyId === a.companyId);
     const byQueue = (await app.api("GET", `/api/users?queueIds=${encodeURIComponent(JSON.stringify([queueB]))}`, { token: a.admin.token })).json();
     expect(byQueue.users).toEqual([]);
     for (const role of ["admin", "supervisor", "user"] as const) {

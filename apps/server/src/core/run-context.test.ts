@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loggerOptions } from "./log-redaction.js";
 import { registerRunContext, runWithContext } from "./run-context.js";
+import { expectEvery } from "../../test/expect-every.js";
 
 /** Every line logged during a request carries its id, whichever logger wrote it, and only once. */
 const lines: string[] = [];
@@ -41,7 +42,7 @@ describe("request ids in log lines", () => {
     expect(reqId).toMatch(/^req-/);
     expect(byMsg.get("request logger")?.reqId).toBe(reqId);
     expect(byMsg.get("server logger")?.reqId).toBe(reqId);
-    expect(lines.every((l) => (l.match(/"reqId"/g) ?? []).length === 1)).toBe(true);
+    expectEvery(lines, (l) => (l.match(/"reqId"/g) ?? []).length === 1);
   });
 
   it("two requests at once keep their own ids", async () => {

@@ -4,6 +4,7 @@ import type { TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/errors.js";
 import * as P from "../../../test/fake-graph/payloads.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 /** Short waits between attempts (the product waits 2 s, 4 s, 8 s ...). */
 const BASE_MS = 50;
@@ -97,7 +98,7 @@ describe("Cloud API sends: errors Meta may lift are retried", () => {
         const list = events.filter((e) => e.channel === channel && e.payload.message?.id === id);
         return list.some((e) => e.payload.action === "update" && e.payload.message?.ack === 1) ? list : null;
       }, 10_000, "appMessage update");
-      expect(mine.every((e) => !e.payload.message?.sendError)).toBe(true);
+      expectEvery(mine, (e) => !e.payload.message?.sendError);
       expect(mine.at(-1)!.payload).toMatchObject({ action: "update", message: { id, ack: 1, sendError: null, retry: null } });
     } finally {
       socket.disconnect();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCompany, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ describe("login and reset floods", () => {
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 61; i++) statuses.push((await login(`nobody${i}@nowhere.test`, ip)).statusCode);
-    expect(statuses.slice(0, 60).every((s) => s === 401)).toBe(true);
+    expectEvery(statuses.slice(0, 60), (s) => s === 401);
     expect(statuses[60]).toBe(429);
     const real = await buildUser(app.sql, await buildCompany(app.sql));
     expect((await login(real.email, ip, "secret123")).json().error).toBe("ERR_TOO_MANY_REQUESTS");
@@ -30,7 +31,7 @@ describe("login and reset floods", () => {
     const user = await buildUser(app.sql, await buildCompany(app.sql));
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await login(user.email, freshIp())).statusCode);
-    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expectEvery(statuses.slice(0, 30), (s) => s === 401);
     expect(statuses[30]).toBe(429);
   });
 
@@ -50,7 +51,7 @@ describe("login and reset floods", () => {
       const res = await app.api("PUT", `/api/users/${user.id}`, { token, body: { password: "outrasenha", currentPassword: `guess${i}xx` } });
       codes.push(res.json().error);
     }
-    expect(codes.slice(0, 10).every((c) => c === "ERR_INVALID_CURRENT_PASSWORD")).toBe(true);
+    expectEvery(codes.slice(0, 10), (c) => c === "ERR_INVALID_CURRENT_PASSWORD");
     expect(codes[10]).toBe("ERR_TOO_MANY_REQUESTS");
     // Other edits are not counted.
     expect((await app.api("PUT", `/api/users/${user.id}`, { token, body: { name: "Still Editable" } })).statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.j
 import { issueInvoices } from "./invoices.js";
 import { todayUtc } from "./today.js";
 import { webhookSecret } from "./repository.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let secret: string;
@@ -108,7 +109,7 @@ describe("GET /invoices/all", () => {
     expect(all.invoices.map((i: { id: number }) => i.id)).toEqual([b.invoiceId]);
     expect(all.invoices[0].companyName).toEqual(expect.any(String));
     const open = (await app.api("GET", "/api/invoices/all?status=overdue", { token: root })).json();
-    expect(open.invoices.every((i: { dueDate: string; status: string }) => i.status === "open" && i.dueDate < today)).toBe(true);
+    expectEvery(open.invoices, (i: { dueDate: string; status: string }) => i.status === "open" && i.dueDate < today);
     expect((await app.api("GET", "/api/invoices/all?pageNumber=0", { token: a.admin.token })).statusCode).toBe(400);
   });
 });

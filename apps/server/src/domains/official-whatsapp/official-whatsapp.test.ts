@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, type TestApp } from "../../../test/helper.js";
 import { addBusiness, createOfficialTestApp, FakeGraph, fakePhone, officialTenant, syncBusiness, type OfficialTenant } from "../../../test/fake-graph/setup.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let fake: FakeGraph;
@@ -46,7 +47,7 @@ describe("official connections: access", () => {
     expect(bulk.statusCode).toBe(404);
     // nothing changed on either side
     const rows = await app.sql.many<{ active: boolean }>("SELECT active FROM official_numbers WHERE id = ANY($1::int[])", [[b.numbers[0]!.id, a.numbers[0]!.id]]);
-    expect(rows.every((r) => r.active)).toBe(true);
+    expectEvery(rows, (r) => r.active);
     // another company's queue cannot be the transfer queue
     const foreignQueue = await buildQueue(app.sql, b.companyId);
     const res = await app.api("PUT", `/api/officialWhatsapp/${a.numbers[0]!.id}`, { token: a.admin.token, body: { transferQueueId: foreignQueue } });
@@ -118,6 +119,6 @@ describe("official connections: list and edit", () => {
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
     const other = await app.api("GET", "/api/officialWhatsapp/templates", { token: b.admin.token });
-    expect(other.json().every((t: { businessId: number }) => t.businessId === b.businessId)).toBe(true);
+    expectEvery(other.json(), (t: { businessId: number }) => t.businessId === b.businessId);
   });
 });

@@ -1,6 +1,7 @@
 import { channel } from "@atende/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let t: Awaited<ReturnType<typeof buildTenant>>;
@@ -136,7 +137,7 @@ describe("prompts: live events", () => {
       await api("DELETE", `/api/prompt/${p.id}`, superToken);
       const mine = seen.filter((s) => s.event === channel.prompt(t.companyId));
       expect(mine.map((s) => (s.payload as { action: string }).action)).toEqual(["create", "update", "delete"]);
-      expect(mine.every((s) => s.room === `company:${t.companyId}`)).toBe(true);
+      expectEvery(mine, (s) => s.room === `company:${t.companyId}`);
       expect(JSON.stringify(mine)).not.toContain("sk-live");
       expect(seen.some((s) => s.event === channel.prompt(other.companyId))).toBe(false);
     } finally {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { buildQueue } from "../../../test/factories.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 /**
  * /api/reports against hand-computed values. Cycles are written with fixed instants (the triggers'
@@ -312,7 +313,7 @@ describe("reports: paging and CSV", () => {
     const rows = fives.body.replace(/^\uFEFF/, "").trim().split("\r\n");
     expect(rows[0]!.startsWith("Ticket;Link;Contact;Number;Status;Queue;Agent")).toBe(true);
     expect(rows).toHaveLength(501);
-    expect(rows.slice(1).every((r) => r.endsWith(";5;0;"))).toBe(true); // rating 5, no agent message, never accepted
+    expectEvery(rows.slice(1), (r) => r.endsWith(";5;0;")); // rating 5, no agent message, never accepted
     // the status and origin in the export's language, never the stored `closed` / `receptivo`
     expect(rows[1]).toMatch(/;55119\d+;Finished;Vendas;Agent;Loja;Inbound;/);
     const es = (await get(t.admin.token, `tickets.csv?${APRIL}&metric=csat&rating=5&lang=es`)).body.replace(/^\uFEFF/, "").trim().split("\r\n");

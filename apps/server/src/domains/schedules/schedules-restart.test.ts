@@ -7,6 +7,7 @@ import { createPool } from "../../db/sql.js";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
 import { insertContact } from "./test-fixtures.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 /** A second server process on the same database (as after a restart, or a second replica). */
 async function startProcess(a: TestApp): Promise<BuiltApp & { end(): Promise<void> }> {
@@ -100,7 +101,7 @@ describe("schedules: exactly once across processes", () => {
         [t.companyId],
       );
       expect(rows).toHaveLength(6);
-      expect(rows.every((r) => r.n === 1)).toBe(true);
+      expectEvery(rows, (r) => r.n === 1);
     } finally {
       await b.end();
       await a.close();

@@ -8,6 +8,7 @@ import { connectedSandbox } from "../../channels/testing.js";
 import { runScheduleSend } from "./job.js";
 import { sendScheduledMessage } from "./sender.js";
 import { insertContact, insertWhatsapp } from "./test-fixtures.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -215,7 +216,7 @@ describe("schedules: validation and listing", () => {
     expect(byName.count).toBe(11);
     const byContact = (await app.api(`GET`, `/api/schedules?contactId=${c1}`, { token: tenant.user.token })).json();
     expect(byContact.count).toBe(12);
-    expect(byContact.schedules.every((s: { contactId: number }) => s.contactId === c1)).toBe(true);
+    expectEvery(byContact.schedules, (s: { contactId: number }) => s.contactId === c1);
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { zonedMinute, sendingWindowOpen } from "./window.js";
 import { createSms, readySms, seedSmsWorld, smsTestConfig, uploadCsv, waitSms, type SmsWorld } from "./test-fixtures.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 /** Trigger, pause, resume, cancel, the schedule, the window, receipts, opt-out replies, short links, the report. */
 
@@ -61,7 +62,7 @@ describe("dispatch", () => {
       [t.companyId, c.id],
     );
     expect(sent).toHaveLength(12);
-    expect(sent.every((s) => s.n === 1)).toBe(true);
+    expectEvery(sent, (s) => s.n === 1);
     expect(sent[0]).toMatchObject({ to_number: "5511980000001", body: "Olá Cliente 0, sua fatura vence em 10/12.", segments: 1 });
     // a finished campaign cannot be triggered, paused or resumed again
     expect((await api("POST", `/api/sms/campaigns/${c.id}/trigger/`)).json()).toMatchObject({ error: "ERR_SMS_CAMPAIGN_STATUS", message: "A campanha não pode ser disparada no status FINISHED." });
@@ -174,7 +175,7 @@ describe("URL shortener", () => {
     await waitSms(app, t.supervisor.token, c.id, finished);
     const bodies = await app.sql.many<{ body: string }>("SELECT body FROM sms_campaign_recipients WHERE campaign_id = $1 ORDER BY id", [c.id]);
     const codes = bodies.map((b) => /^Oi (Ana|Bia), veja https:\/\/atende\.test\/s\/([A-Za-z0-9_-]{8}) hoje\.$/.exec(b.body)?.[2]);
-    expect(codes.every(Boolean)).toBe(true);
+    expectEvery(codes, Boolean);
     expect(new Set(codes).size).toBe(2);
     // exemplo.com is not declared as the company's own: the click page names it
     const page = await app.app.inject({ method: "GET", url: `/s/${codes[0]}`, headers: { "accept-language": "en-US,en;q=0.9" } });
@@ -247,7 +248,7 @@ describe("GET /api/sms/report/", () => {
     expect(all.results[0]).toMatchObject({ id: mine.body.id, title: "filtro", status: "MISSING_FILE", cost_center: expect.stringMatching(/^Cobrança/) });
     const byCc = (await api("GET", `/api/sms/report/?cost_center_id=${w.otherCostCenterId}`)).json();
     expect(byCc).toMatchObject({ count: 1, results: [{ id: mine.body.id }] });
-    expect((await api("GET", "/api/sms/report/?status=CANCELLED")).json().results.every((r: { status: string }) => r.status === "CANCELLED")).toBe(true);
+    expectEvery((await api("GET", "/api/sms/report/?status=CANCELLED")).json().results, (r: { status: string }) => r.status === "CANCELLED");
     const page2 = (await api("GET", "/api/sms/report/?page=2&page_size=2")).json();
     expect(page2.results).toHaveLength(2);
     expect(page2.results[0].id).toBe(all.results[2].id);

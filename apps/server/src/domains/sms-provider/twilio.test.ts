@@ -10,6 +10,7 @@ import { loadSmsConfig } from "../../config.js";
 import { buildSmsCampaign, readySms, seedSmsWorld, waitSms, type SmsWorld } from "../sms-campaigns/test-fixtures.js";
 import { TwilioClient } from "./twilio-client.js";
 import { twilioSignature, validTwilioSignature } from "./twilio-signature.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 /** The Twilio driver against a fake built from Twilio's docs: sends, error classes, signatures, receipts, inbound. */
 
@@ -159,8 +160,8 @@ describe("a campaign through Twilio (the app configured with SMS_PROVIDER=twilio
       ...rows.map((r, i) => post(r.id, sid(r.id), i % 10 === 0 ? "undelivered" : "delivered")),
       post(null, `SM${"f".repeat(32)}`, "delivered"),
     ]);
-    expect(answers.every((a) => a.status === 204)).toBe(true);
-    expect(answers.slice(0, -1).map((a, i) => a.state === (i % 10 === 0 ? "failed" : "delivered")).every(Boolean)).toBe(true);
+    expectEvery(answers, (a) => a.status === 204);
+    expectEvery(answers.slice(0, -1).map((a, i) => a.state === (i % 10 === 0 ? "failed" : "delivered")), Boolean);
     expect(answers.at(-1)!.state).toBeNull();
     const counts = await app.sql.many<{ company_id: number; state: string; n: number }>(
       "SELECT company_id, state, count(*)::int AS n FROM sms_campaign_recipients WHERE campaign_id = ANY($1::int[]) GROUP BY 1, 2 ORDER BY 1, 2",

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, setSetting } from "../../channels/testing.js";
 import { searchTuning } from "./list-tickets.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -364,10 +365,10 @@ describe("tickets: list, search and sync", () => {
     const p2 = (await api("GET", "/api/tickets?showAll=true&status=pending&pageNumber=2", t.admin.token)).json();
     expect(p2.tickets.map((x: { id: number }) => x.id)).not.toContain(p1.tickets[0].id);
     const unread = (await api("GET", "/api/tickets?showAll=true&withUnreadMessages=true", t.admin.token)).json().tickets;
-    expect(unread.every((x: { unreadMessages: number }) => x.unreadMessages > 0)).toBe(true);
+    expectEvery(unread, (x: { unreadMessages: number }) => x.unreadMessages > 0);
     const proactive = (await api("GET", `/api/tickets?showAll=true&origins=${encodeURIComponent('["proactive"]')}`, t.admin.token)).json().tickets;
     expect(proactive.length).toBeGreaterThan(0);
-    expect(proactive.every((x: { originFromMe: boolean }) => x.originFromMe)).toBe(true);
+    expectEvery(proactive, (x: { originFromMe: boolean }) => x.originFromMe);
     const tag = (await api("POST", "/api/tags", t.admin.token, { name: "Filtro" })).json();
     await api("POST", "/api/tags/sync", t.admin.token, { ticketId: p1.tickets[3].id, tags: [{ id: tag.id }] });
     const tagged = (await api("GET", `/api/tickets?showAll=true&tags=${encodeURIComponent(JSON.stringify([tag.id]))}`, t.admin.token)).json().tickets;
@@ -447,6 +448,6 @@ describe("tickets: list, search and sync", () => {
     const found = res.json().tickets.find((x: { id: number }) => x.id === id);
     expect(found.messages.map((m: { body: string }) => m.body)).toEqual(["sincronizar"]);
     const closed = await api("GET", "/api/tickets/sync?status=closed&limit=1", t.admin.token);
-    expect(closed.json().tickets.every((x: { status: string }) => x.status === "closed")).toBe(true);
+    expectEvery(closed.json().tickets, (x: { status: string }) => x.status === "closed");
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildCompany, buildQueue, buildTenant, buildUser, createTestApp, TEST_PASSWORD, type TestApp } from "../../../test/helper.js";
+import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
 let base: string;
@@ -167,7 +168,7 @@ describe("users: list", () => {
 
   it("lists only the actor's company", async () => {
     const res = (await app.api("GET", "/api/users", { token: t.admin.token })).json();
-    expect(res.users.every((u: { companyId: number }) => u.companyId === t.companyId)).toBe(true);
+    expectEvery(res.users, (u: { companyId: number }) => u.companyId === t.companyId);
     expect(res.count).toBe(3);
   });
 });

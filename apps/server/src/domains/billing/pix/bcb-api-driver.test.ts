@@ -4,6 +4,7 @@ import { startFakePsp, type FakePsp } from "../../../../test/fake-pix-psp/server
 import { BcbApiPixDriver } from "./bcb-api-driver.js";
 import { loadPixConfig, type PixConfig } from "./config.js";
 import { PixUnavailable } from "./driver.js";
+import { expectEvery } from "../../../../test/expect-every.js";
 
 let pki: TestPki;
 let psp: FakePsp;
@@ -45,7 +46,7 @@ describe("BCB Pix API driver against a fake PSP over mutual TLS", () => {
     expect(created.brcode).toContain("0014br.gov.bcb.pix25");
     expect(created.brcode).toContain(psp.cobs.get(TXID)!.location);
     expect(psp.cobs.get(TXID)).toMatchObject({ valor: { original: "149.90" }, chave: "financeiro@atende.test", calendario: { expiracao: 3600 } });
-    expect(psp.requests.every((r) => r.clientCn === "atende-platform")).toBe(true);
+    expectEvery(psp.requests, (r) => r.clientCn === "atende-platform");
     expect(await driver.getCharge(TXID)).toEqual({ txid: TXID, status: "ATIVA", pix: [] });
     const paid = psp.pay(TXID);
     expect(await driver.getCharge(TXID)).toEqual({ txid: TXID, status: "CONCLUIDA", pix: [paid] });
