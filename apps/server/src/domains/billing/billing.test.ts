@@ -108,7 +108,12 @@ describe("GET /invoices/all", () => {
     const all = (await app.api("GET", `/api/invoices/all?companyId=${b.companyId}`, { token: root })).json();
     expect(all.invoices.map((i: { id: number }) => i.id)).toEqual([b.invoiceId]);
     expect(all.invoices[0].companyName).toEqual(expect.any(String));
+    // b's invoice falls overdue: the overdue filter lists it and not a's, which is still due
+    await app.sql.exec("UPDATE invoices SET due_date = $2 WHERE id = $1", [b.invoiceId, inDays(-3)]);
     const open = (await app.api("GET", "/api/invoices/all?status=overdue", { token: root })).json();
+    const overdueIds = open.invoices.map((i: { id: number }) => i.id);
+    expect(overdueIds).toContain(b.invoiceId);
+    expect(overdueIds).not.toContain(a.invoiceId);
     expectEvery(open.invoices, (i: { dueDate: string; status: string }) => i.status === "open" && i.dueDate < today);
     expect((await app.api("GET", "/api/invoices/all?pageNumber=0", { token: a.admin.token })).statusCode).toBe(400);
   });

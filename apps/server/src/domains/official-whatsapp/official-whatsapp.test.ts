@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, type TestApp } from "../../../test/helper.js";
-import { addBusiness, createOfficialTestApp, FakeGraph, fakePhone, officialTenant, syncBusiness, type OfficialTenant } from "../../../test/fake-graph/setup.js";
+import { addBusiness, createOfficialTestApp, FakeGraph, fakePhone, fakeTemplate, officialTenant, syncBusiness, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 import { expectEvery } from "../../../test/expect-every.js";
 
 let app: TestApp;
@@ -118,7 +118,13 @@ describe("official connections: list and edit", () => {
     const res = await app.api("GET", `/api/officialWhatsapp/templates?businessId=${secondBusiness}`, { token: a.supervisor.token });
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
+    // the other company syncs a template: it sees it, and the first company does not
+    fake.phones = [fakePhone({ digits: "5531900004444" })];
+    fake.templates = [fakeTemplate("pedido_saiu")];
+    await syncBusiness(app, b.admin.token, b.businessId);
     const other = await app.api("GET", "/api/officialWhatsapp/templates", { token: b.admin.token });
     expectEvery(other.json(), (t: { businessId: number }) => t.businessId === b.businessId);
+    const own = await app.api("GET", "/api/officialWhatsapp/templates", { token: a.supervisor.token });
+    expect(own.json().filter((t: { businessId: number }) => t.businessId === b.businessId)).toEqual([]);
   });
 });
