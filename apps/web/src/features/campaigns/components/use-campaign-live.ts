@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { channel, type Campaign, type CampaignsPage } from "@atende/shared";
+import { patchLive } from "../../../lib/patch-live";
 import { useSocketEvent } from "../../../lib/use-socket-event";
 import { campaignKeys, type CampaignFilters } from "../api/campaigns";
 import { matchesFilters } from "./filter-campaigns";
@@ -9,7 +10,8 @@ type Incoming = { action?: string; campaign?: Partial<Campaign> & { id: number }
 /**
  * campaign-created and campaign-updated patch the page on screen (spec §2), filtered on the client by
  * date, status and cost center: a new campaign that matches joins page 1; an update is merged into its
- * row (the dispatcher sends counters and status only), and a row that no longer matches leaves.
+ * row (the dispatcher sends counters and status only), and a row that no longer matches leaves. An
+ * event that arrives while the page is being fetched asks for the page again (`patchLive`).
  */
 export function useCampaignLive(companyId: number, filters: CampaignFilters, page: number, timeZone: string, onCalendarChange: () => void): void {
   const queryClient = useQueryClient();
@@ -18,7 +20,7 @@ export function useCampaignLive(companyId: number, filters: CampaignFilters, pag
   useSocketEvent<Incoming>(channel.campaignCreated(companyId), (payload) => {
     const c = payload.campaign as Campaign | undefined;
     if (!c || page !== 1 || !matchesFilters(c, filters, timeZone)) return;
-    queryClient.setQueryData<CampaignsPage>(key, (old) => {
+    patchLive<CampaignsPage>(queryClient, key, (old) => {
       if (!old || old.data.some((x) => x.id === c.id)) return old;
       return { ...old, data: [c, ...old.data].slice(0, 20), countPages: Math.max(old.countPages, 1) };
     });
@@ -28,7 +30,7 @@ export function useCampaignLive(companyId: number, filters: CampaignFilters, pag
   useSocketEvent<Incoming>(channel.campaignUpdated(companyId), (payload) => {
     const patch = payload.campaign;
     if (!patch) return;
-    queryClient.setQueryData<CampaignsPage>(key, (old) => {
+    patchLive<CampaignsPage>(queryClient, key, (old) => {
       if (!old) return old;
       const current = old.data.find((x) => x.id === patch.id);
       if (!current) return old;

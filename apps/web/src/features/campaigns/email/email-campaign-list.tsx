@@ -6,6 +6,7 @@ import { channel, EMAIL_CAMPAIGN_STATUSES, type EmailCampaign, type EmailCampaig
 import { DateField, INVALID_DATE } from "../../../components/date-time-field";
 import { TableRowsSkeleton } from "../../../components/table-rows-skeleton";
 import { EmptyTableRow } from "../../../components/empty-state";
+import { patchLive } from "../../../lib/patch-live";
 import { useSocketEvent } from "../../../lib/use-socket-event";
 import { useCompanyTimeZone } from "../../../lib/time-zone";
 import { toast } from "../../../lib/toast";
@@ -58,7 +59,7 @@ export function EmailCampaignList({ companyId }: { companyId: number }) {
   useSocketEvent("connect", () => void list.refetch());
   useSocketEvent<EmailCampaignEvent>(channel.emailCampaign(companyId), (payload) => {
     const c = payload.campaign;
-    queryClient.setQueryData<EmailCampaignsPage>(key, (old) => {
+    patchLive<EmailCampaignsPage>(queryClient, key, (old) => {
       if (!old) return old;
       const fits = matchesFilters(asFilterable(c), applied, timeZone);
       if (old.results.some((x) => x.id === c.id)) {
