@@ -14,16 +14,26 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+/** Each suite's wall time, printed before the closing line. */
+const suiteTimes = [];
+const timed = (name, run) => {
+  const started = Date.now();
+  const result = run();
+  suiteTimes.push(`${name} ${Math.round((Date.now() - started) / 1000)} s`);
+  return result;
+};
 
 function vitest(name, dir, env = {}) {
   if (only.length && !only.includes(name) && !only.includes(name.split("-")[0])) return;
   const report = path.join(out, `${name}.json`);
   console.log(`\n=== ${name} (vitest) ===`);
-  const r = spawnSync(path.join(root, "node_modules/.bin/vitest"), ["run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
-    cwd: path.join(root, dir),
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "test", ...env },
-  });
+  const r = timed(name, () =>
+    spawnSync(path.join(root, "node_modules/.bin/vitest"), ["run", "--passWithNoTests", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
+      cwd: path.join(root, dir),
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "test", ...env },
+    }),
+  );
   if (!existsSync(report)) {
     console.error(`${name}: no report (exit ${r.status})`);
     broken = true;
@@ -48,11 +58,13 @@ function playwright() {
   if (only.length && !only.includes("e2e")) return;
   console.log("\n=== e2e (playwright) ===");
   const report = path.join(out, "e2e.json");
-  const r = spawnSync(path.join(root, "node_modules/.bin/playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-  });
+  const r = timed("e2e", () =>
+    spawnSync(path.join(root, "node_modules/.bin/playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    }),
+  );
   if (!existsSync(report)) {
     console.error(`e2e: no report (exit ${r.status})`);
     broken = true;
@@ -79,5 +91,6 @@ vitest("web", "apps/web");
 if (existsSync(path.join(root, "e2e/playwright.config.ts"))) playwright();
 
 if (broken) failed += 1;
+if (suiteTimes.length) console.log(`\n== suites: ${suiteTimes.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

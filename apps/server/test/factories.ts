@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { hashPassword } from "../src/core/password.js";
+import { randomBytes, scryptSync } from "node:crypto";
 import type { SecretSealer } from "../src/core/secrets/sealer.js";
 import type { Sql } from "../src/db/sql.js";
 
@@ -54,7 +53,7 @@ export async function buildUser(
   const email = o.email ?? `${unique("u")}@user.test`;
   const row = await sql.one<{ id: number }>(
     `INSERT INTO users (company_id, name, email, password_hash, profile, super, all_ticket) VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id`,
-    [companyId, o.name ?? "Test User", email, await cachedHash(), o.profile ?? "user", o.super ?? false, o.allTicket ?? "disable"],
+    [companyId, o.name ?? "Test User", email, cachedHash(), o.profile ?? "user", o.super ?? false, o.allTicket ?? "disable"],
   );
   for (const q of o.queueIds ?? []) {
     await sql.exec("INSERT INTO user_queues (company_id, user_id, queue_id) VALUES ($1,$2,$3)", [companyId, row.id, q]);
@@ -62,8 +61,23 @@ export async function buildUser(
   return { id: row.id, email, companyId };
 }
 
-let hashPromise: Promise<string> | undefined;
-const cachedHash = () => (hashPromise ??= hashPassword(TEST_PASSWORD));
+/**
+ * The stored hash of TEST_PASSWORD for users made by the factories: scrypt in the product's stored
+ * form (`scrypt$N$r$p$salt$hash`, core/password.ts), at N=2^10 instead of the product's 2^15. The
+ * login checks a hash with the cost written in it, so a test login costs ~3 ms instead of ~100 ms of
+ * a whole core (the suites log in thousands of times); every password the product itself hashes
+ * (sign-up, user forms, resets) keeps the full cost.
+ */
+const TEST_HASH_COST = { N: 1024, r: 8, p: 1 };
+let testHash: string | undefined;
+const cachedHash = () => {
+  if (!testHash) {
+    const salt = randomBytes(16);
+    const key = scryptSync(TEST_PASSWORD, salt, 32, TEST_HASH_COST);
+    testHash = ["scrypt", TEST_HASH_COST.N, TEST_HASH_COST.r, TEST_HASH_COST.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  }
+  return testHash;
+};
 
 export async function buildQueue(sql: Sql, companyId: number, o: { name?: string; color?: string } = {}): Promise<number> {
   const row = await sql.one<{ id: number }>("INSERT INTO queues (company_id, name, color) VALUES ($1,$2,$3) RETURNING id", [

@@ -6,6 +6,7 @@ import type { Config } from "../../src/config.js";
 import { buildTenant, createTestApp, type TestApp } from "../helper.js";
 import { fakePhone } from "./builders.js";
 import { FakeGraph } from "./server.js";
+import { waitFor } from "../wait.js";
 
 export { FakeGraph };
 export { fakePhone, fakeTemplate } from "./builders.js";
@@ -38,15 +39,7 @@ export async function syncBusiness(app: TestApp, adminToken: string, businessId:
   return res.json();
 }
 
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitFor };
 
 /** Waits until every stored webhook delivery of the business has been processed. */
 export async function webhooksSettled(app: TestApp, businessId: number, count?: number): Promise<void> {

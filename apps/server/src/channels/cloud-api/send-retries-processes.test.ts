@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type BuiltApp } from "../../app.js";
 import { createPool } from "../../db/sql.js";
 import { runSendRetry } from "../../domains/messages/send-retry-job.js";
+import { SEND_RETRY_JOB } from "../../domains/messages/send-retry.js";
+import { dueJobsSettled } from "../../../test/wait.js";
 import type { TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS } from "../../../test/fake-graph/errors.js";
 import * as P from "../../../test/fake-graph/payloads.js";
@@ -124,7 +126,8 @@ describe("two processes", () => {
     expect(outcomes.filter((o) => o === "skipped")).toHaveLength(2);
     expect(outcomes.filter((o) => o === "sent" || o === "queued")).toHaveLength(1);
     await waitFor(async () => (await statusOf(a, id)).send_status === "sent", 10_000, "sent");
-    await new Promise((r) => setTimeout(r, 1500));
+    // the retry jobs due by now (the queued one, any the winner queued) have run
+    await dueJobsSettled(a.sql, SEND_RETRY_JOB, { messageId: id }, 0);
     expect(fake.messagesTo(c)).toHaveLength(1);
     expect(await statusOf(a, id)).toMatchObject({ send_status: "sent", send_attempts: 2 });
   });

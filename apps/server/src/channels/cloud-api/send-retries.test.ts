@@ -5,6 +5,8 @@ import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/er
 import * as P from "../../../test/fake-graph/payloads.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, webhooksSettled, type OfficialTenant } from "../../../test/fake-graph/setup.js";
 import { expectEvery } from "../../../test/expect-every.js";
+import { countJobs } from "../../../test/wait.js";
+import { SEND_RETRY_JOB } from "../../domains/messages/send-retry.js";
 
 /** Short waits between attempts (the product waits 2 s, 4 s, 8 s ...). */
 const BASE_MS = 50;
@@ -84,6 +86,7 @@ describe("Cloud API sends: errors Meta may lift are retried", () => {
       const answered = res.json().messages[0];
       expect(answered).toMatchObject({ body: "Seu pedido saiu", fromMe: true, ack: 0, sendError: null, retry: { attempts: 1 } });
       expect(Date.parse(answered.retry.nextAttemptAt)).toBeGreaterThan(Date.parse(answered.createdAt) - 1);
+      expect(await countJobs(app.sql, SEND_RETRY_JOB, { messageId: id })).toBeGreaterThan(0); // the retry is a durable job
 
       const done = await settled(id!);
       const sent = fake.messagesTo(c);
@@ -181,7 +184,8 @@ describe("Cloud API sends: other errors fail at once", () => {
     expect(await row(stored.id)).toMatchObject({ send_status: "failed", send_attempts: 1, send_error: `ERR_SENDING_WAPP_MSG: Não foi possível enviar a mensagem: ${meta}` });
     const page = await app.api("GET", `/api/messages/${ticketId}`, { token: a.admin.token });
     expect(page.json().messages.find((m: { id: number }) => m.id === stored.id)).toMatchObject({ sendError: `Não foi possível enviar a mensagem: ${meta}`, retry: null });
-    await new Promise((r) => setTimeout(r, 1500));
+    // no retry was queued (it would have been, in the send's transaction, before the answer)
+    expect(await countJobs(app.sql, SEND_RETRY_JOB, { messageId: stored.id })).toBe(0);
     expect(fake.refusals.filter((r) => r.to === c)).toHaveLength(1);
   });
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, phoneOutbox } from "../../channels/testing.js";
 import { startFakeBots, type FakeBots } from "./fake-bots.js";
+import { TURN_JOB } from "./runtime.js";
+import { dueJobsSettled } from "../../../test/wait.js";
 
 /**
  * The runtime against fakes on loopback: a sandbox connection whose one queue (or the connection
@@ -88,6 +90,11 @@ const ticketState = (id: number) =>
     "SELECT status, use_integration, integration_id, user_id FROM tickets WHERE id = $1",
     [id],
   );
+/**
+ * Every bot turn queued for the ticket has ended: inbound answers after queueing the message's turn
+ * (if any), so nothing more can come from the bot once this resolves.
+ */
+const turnsEnded = (ticketId: number) => dueJobsSettled(app.sql, TURN_JOB, { ticketId });
 const handedOver = (id: number) => waitFor("hand-over", async () => !(await ticketState(id)).use_integration);
 
 describe("queue integrations at work: Typebot", () => {
@@ -122,7 +129,7 @@ describe("queue integrations at work: Typebot", () => {
     // after the hand-over the bot stays out
     const before = fake.requests.length;
     await inbound(app, t.admin.token, w, { number: phone, body: "olá?" });
-    await new Promise((r) => setTimeout(r, 2500));
+    await turnsEnded(first.ticketId);
     expect(fake.requests.length).toBe(before);
     expect(await outbox(w, phone)).toHaveLength(6);
   });
@@ -165,7 +172,7 @@ describe("queue integrations at work: Typebot", () => {
     expect(accept.statusCode, accept.body).toBe(200);
     const before = fake.requests.length;
     await inbound(app, t.admin.token, w, { number: phone, body: "Maria" });
-    await new Promise((r) => setTimeout(r, 2500));
+    await turnsEnded(first.ticketId);
     expect(fake.requests.length).toBe(before);
     expect(await outbox(w, phone)).toHaveLength(2);
   });
@@ -197,7 +204,7 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     const first = await inbound(app, t.admin.token, w, { number: phone, name: "Rui", body: "Quero um orçamento" });
     // only the bot's answers: no menu beside them
     expect(await waitOutbox(w, phone, 2)).toEqual(["Eco: Quero um orçamento", "Contato: Rui"]);
-    await new Promise((r) => setTimeout(r, 500));
+    await turnsEnded(first.ticketId);
     expect(await outbox(w, phone)).toHaveLength(2);
     await inbound(app, t.admin.token, w, { number: phone, body: "falar com humano" });
     await handedOver(first.ticketId);
@@ -219,7 +226,7 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     await handedOver(first.ticketId);
     fake.failNext.times = 0;
     await inbound(app, t.admin.token, w, { number: phone, body: "olá" });
-    await new Promise((r) => setTimeout(r, 800));
+    await turnsEnded(first.ticketId);
     expect(await outbox(w, phone)).toHaveLength(5);
     expect(await ticketState(first.ticketId)).toMatchObject({ status: "pending", use_integration: false, integration_id: queueBot, user_id: null });
   });
@@ -230,7 +237,7 @@ describe("queue integrations at work: n8n, webhook, Dialogflow", () => {
     const phone = number();
     const first = await inbound(app, t.admin.token, w, { number: phone, body: "enxurrada" });
     const got = await waitOutbox(w, phone, 20);
-    await new Promise((r) => setTimeout(r, 1500));
+    await turnsEnded(first.ticketId);
     expect(await outbox(w, phone)).toEqual(got.slice(0, 20));
     expect(got.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `Mensagem ${i + 1}`));
     expect((await ticketState(first.ticketId)).use_integration).toBe(true);

@@ -8,6 +8,8 @@ import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.j
 import { connectedSandbox } from "../../channels/testing.js";
 import { insertContact } from "./test-fixtures.js";
 import { expectEvery } from "../../../test/expect-every.js";
+import { dueJobsSettled, waitFor } from "../../../test/wait.js";
+import { SEND_JOB } from "./job.js";
 
 /** A second server process on the same database (as after a restart, or a second replica). */
 async function startProcess(a: TestApp): Promise<BuiltApp & { end(): Promise<void> }> {
@@ -23,16 +25,6 @@ async function stopProcess(a: BuiltApp): Promise<void> {
   await a.ctx.realtime.close();
   await a.app.close();
   await a.ctx.jobs.stop();
-}
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 let dataDir: string;
@@ -63,7 +55,8 @@ describe("schedules: exactly once across processes", () => {
     try {
       const row = await waitFor(() => a.sql.maybe<{ sent_at: Date; status: string }>("SELECT sent_at, status FROM schedules WHERE id = $1 AND sent_at IS NOT NULL", [id]));
       expect(row.status).toBe("ENVIADA");
-      await new Promise((r) => setTimeout(r, 2500));
+      // every job that could send it again has ended
+      await dueJobsSettled(a.sql, SEND_JOB, { scheduleId: id });
       const n = await a.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE company_id = $1 AND body = 'Enviada depois do reinício'", [t.companyId]);
       expect(n.n).toBe(1);
       const phone = await a.sql.one<{ n: number }>(
@@ -95,7 +88,7 @@ describe("schedules: exactly once across processes", () => {
         ids.push(res.json().id);
       }
       await waitFor(() => a.sql.maybe("SELECT 1 WHERE (SELECT count(*) FROM schedules WHERE id = ANY($1) AND sent_at IS NOT NULL) = 6", [ids]));
-      await new Promise((r) => setTimeout(r, 2000));
+      for (const id of ids) await dueJobsSettled(a.sql, SEND_JOB, { scheduleId: id });
       const rows = await a.sql.many<{ body: string; n: number }>(
         "SELECT body, count(*)::int AS n FROM messages WHERE company_id = $1 GROUP BY body",
         [t.companyId],

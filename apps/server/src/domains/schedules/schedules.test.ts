@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
-import { runScheduleSend } from "./job.js";
+import { runScheduleSend, SEND_JOB } from "./job.js";
 import { sendScheduledMessage } from "./sender.js";
 import { insertContact, insertWhatsapp } from "./test-fixtures.js";
 import { expectEvery } from "../../../test/expect-every.js";
+import { dueJobsSettled, waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -20,16 +21,6 @@ let whatsappId: number;
 const sockets: Socket[] = [];
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function socketFor(token: string): Promise<Socket> {
   const socket = connect(base, { auth: { token }, transports: ["websocket"] });
@@ -344,12 +335,13 @@ describe("schedules: sending", () => {
     const moved = await app.api("PUT", `/api/schedules/${s.id}`, { token: t.admin.token, body: { sendAt: inSeconds(3600) } });
     expect(moved.statusCode).toBe(200);
     expect(moved.json().status).toBe("AGENDADA");
-    await new Promise((r) => setTimeout(r, 3500));
+    // the job of the old time has ended (cancelled, or run and found the time moved)
+    await dueJobsSettled(app.sql, SEND_JOB, { scheduleId: s.id });
     const still = await app.sql.one<{ sent_at: Date | null }>("SELECT sent_at FROM schedules WHERE id = $1", [s.id]);
     expect(still.sent_at).toBeNull();
     await app.api("PUT", `/api/schedules/${s.id}`, { token: t.admin.token, body: { sendAt: inSeconds(0.5) } });
     await waitFor(() => app.sql.maybe("SELECT 1 FROM schedules WHERE id = $1 AND sent_at IS NOT NULL", [s.id]));
-    await new Promise((r) => setTimeout(r, 1500));
+    await dueJobsSettled(app.sql, SEND_JOB, { scheduleId: s.id }, 2);
     const n = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE company_id = $1 AND body = 'Mudou de horário'", [t.companyId]);
     expect(n.n).toBe(1);
   });
@@ -360,7 +352,8 @@ describe("schedules: sending", () => {
     const event = new Promise((resolve) => socket.once(`company-${t.companyId}-schedule`, resolve));
     expect((await app.api("DELETE", `/api/schedules/${s.id}`, { token: t.admin.token })).statusCode).toBe(200);
     await expect(event).resolves.toEqual({ action: "delete", scheduleId: s.id });
-    await new Promise((r) => setTimeout(r, 2500));
+    // its job has ended (cancelled, or run at its time and found the schedule gone)
+    await dueJobsSettled(app.sql, SEND_JOB, { scheduleId: s.id });
     const n = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE body = 'Apagado antes da hora'");
     expect(n.n).toBe(0);
     expect((await app.api("GET", `/api/schedules/${s.id}`, { token: t.admin.token })).statusCode).toBe(404);
