@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../test/helper.js";
 import * as ticketRepo from "../domains/tickets/repository.js";
 import { connectedSandbox, inbound, phoneOutbox } from "./testing.js";
+import { socketsCaughtUp } from "../../test/socket-fence.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -205,7 +206,7 @@ describe("real-time delivery", () => {
     await api("POST", `/api/tickets/${ticketId}/read`, t.admin.token);
     await waitFor(() => m.events.some((e) => e.channel === ticketChannel && e.payload.action === "updateUnread"));
 
-    await new Promise((r) => setTimeout(r, 200));
+    await socketsCaughtUp(app, [o.socket, x.socket]);
     expect(o.events.filter((e) => e.channel === msgChannel || e.channel === ticketChannel)).toEqual([]);
     // another company's admin hears nothing of this company (its own presence event is its company's)
     expect(x.events.filter((e) => e.channel.startsWith(`company-${t.companyId}-`))).toEqual([]);

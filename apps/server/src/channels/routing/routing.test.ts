@@ -8,6 +8,7 @@ import { channels } from "../manager.js";
 import { connectedSandbox, inbound, phoneOutbox, setSetting } from "../testing.js";
 import { expireTicket } from "./expire-job.js";
 import { EXPIRE_JOB } from "./expiry.js";
+import { dueJobsSettled } from "../../../test/wait.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -261,10 +262,8 @@ describe("inactivity expiry (expiresTicket)", () => {
     // a fake clock: the due time has passed; the job (through the worker) closes the ticket
     await app.sql.exec("UPDATE tickets SET expires_at = now() - interval '1 second' WHERE id = $1", [ticketId]);
     await app.ctx.jobs.send(EXPIRE_JOB, { companyId: t.companyId, ticketId });
-    const until = Date.now() + 10_000;
-    while ((await ticketOf(t.admin.token, ticketId)).status !== "closed" && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await dueJobsSettled(app.sql, EXPIRE_JOB, { ticketId }); // the due job has run to its end
     expect(await ticketOf(t.admin.token, ticketId)).toMatchObject({ status: "closed" });
-    await new Promise((r) => setTimeout(r, 300));
     expect(await phoneOutbox(app, t.admin.token, wa, number)).toEqual(["Como posso ajudar?", "Encerramos por inatividade, Rita."]);
     expect(await app.sql.one("SELECT expires_at, expire_job_at FROM tickets WHERE id = $1", [ticketId])).toEqual({ expires_at: null, expire_job_at: null });
 

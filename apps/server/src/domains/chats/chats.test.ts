@@ -1,6 +1,8 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { socketsCaughtUp } from "../../../test/socket-fence.js";
+import { waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let t: Awaited<ReturnType<typeof buildTenant>>;
@@ -122,9 +124,9 @@ describe("chats: real time", () => {
     await api("POST", `/api/chats/${c.id}/messages`, t.user.token, { message: "oi" });
     const channel = `company-${t.companyId}-chat`;
     const actions = (s: { events: { channel: string; payload: { action: string } }[] }) => s.events.filter((e) => e.channel === channel).map((e) => e.payload.action);
-    const until = Date.now() + 5000;
-    while ((actions(admin).length < 2 || actions(user).length < 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
-    await new Promise((r) => setTimeout(r, 200));
+    // the members' events first (the request's emits go out together), then everything before the marker
+    await waitFor(async () => actions(admin).length >= 2 && actions(user).length >= 2, 5000, "the members' chat events");
+    await socketsCaughtUp(app, [admin.socket, supervisor.socket, user.socket, foreign.socket]);
     expect(actions(admin)).toEqual(["create", "new-message"]);
     expect(actions(user)).toEqual(["create", "new-message"]);
     expect(actions(supervisor)).toEqual([]);

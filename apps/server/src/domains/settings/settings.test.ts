@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
+import { socketsCaughtUp } from "../../../test/socket-fence.js";
 
 let app: TestApp;
 let base: string;
@@ -85,7 +86,7 @@ describe("settings", () => {
       key: "requireTagBeforeClosing",
       value: "enabled",
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await socketsCaughtUp(app, [theirs]);
     expect(leaked).toBe(false);
   });
 

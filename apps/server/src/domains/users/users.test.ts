@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect, type Socket } from "socket.io-client";
 import { buildCompany, buildQueue, buildTenant, buildUser, createTestApp, TEST_PASSWORD, type TestApp } from "../../../test/helper.js";
 import { expectEvery } from "../../../test/expect-every.js";
+import { socketsCaughtUp } from "../../../test/socket-fence.js";
 
 let app: TestApp;
 let base: string;
@@ -194,7 +195,7 @@ describe("users: create", () => {
     const stored = await app.sql.one<{ password_hash: string }>("SELECT password_hash FROM users WHERE id = $1", [created.id]);
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(await app.login(input.email, "abcde")).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 50));
+    await socketsCaughtUp(app, [foreign]);
     expect(leaked).toBe(false);
   });
 
