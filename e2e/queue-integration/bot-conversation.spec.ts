@@ -5,6 +5,9 @@ import { startFakeAi, type FakeAi } from "../../apps/server/src/domains/prompts/
 import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 import { screenshot } from "../support/screenshots.js";
+import { countJobs } from "../../apps/server/test/wait.js";
+import { TURN_JOB } from "../../apps/server/src/domains/queue-integrations/runtime.js";
+import { PROMPT_JOB } from "../../apps/server/src/domains/prompts/runtime.js";
 
 /**
  * The whole conversation a customer has with a bot before a person takes over, on the sandbox phone:
@@ -21,6 +24,15 @@ test.afterAll(async () => {
   await bots.close();
   await ai.close();
 });
+
+/**
+ * The bot and AI jobs queued for the customer's latest message with this text: none once a person has
+ * the ticket (the answer to the customer's message comes after they would have been queued).
+ */
+async function botJobsFor(companyId: number, body: string): Promise<number> {
+  const m = await db().one<{ id: number }>("SELECT id FROM messages WHERE company_id = $1 AND body = $2 AND NOT from_me ORDER BY id DESC LIMIT 1", [companyId, body]);
+  return (await countJobs(db(), TURN_JOB, { messageId: m.id })) + (await countJobs(db(), PROMPT_JOB, { messageId: m.id }));
+}
 
 const botSays = (phone: Page, text: string) =>
   expect(phone.locator('[data-testid="phone-message"][data-direction="outbound"]').filter({ hasText: text })).toBeVisible({ timeout: 15_000 });
@@ -76,7 +88,7 @@ test("a sandbox customer goes through a Typebot flow and is handed to an agent o
   // the bot stays out once a person has the ticket
   const typebotCalls = bots.requests.filter((r) => r.path.startsWith("/typebot")).length;
   await customerWrites(phone, "obrigado!");
-  await page.waitForTimeout(1000);
+  expect(await botJobsFor(t.companyId, "obrigado!")).toBe(0);
   expect(bots.requests.filter((r) => r.path.startsWith("/typebot")).length).toBe(typebotCalls);
   await screenshot(page, { path: "/tmp/bot-typebot-agent.png" });
   expect(errors.errors).toEqual([]);
@@ -128,7 +140,7 @@ test("a sandbox customer talks to an AI prompt and asks for a person", async ({ 
   await botSays(phone, "Sou a Ana, vou continuar daqui.");
   const calls = ai.requests.filter((r) => r.path === "/v1/chat/completions").length;
   await customerWrites(phone, "Quanto custa?");
-  await page.waitForTimeout(1000);
+  expect(await botJobsFor(t.companyId, "Quanto custa?")).toBe(0);
   expect(ai.requests.filter((r) => r.path === "/v1/chat/completions").length).toBe(calls);
   expect(errors.errors).toEqual([]);
   expect(phoneErrors.errors).toEqual([]);

@@ -46,6 +46,8 @@ export async function customerWrites(phone: Page, text: string): Promise<void> {
   await phone.getByTestId("phone-input").fill(text);
   await phone.getByTestId("phone-send").click();
   await expect(phone.getByTestId("phone-message").filter({ hasText: text }).last()).toBeVisible();
+  // the box empties once the server has answered (the message stored, routed and its bots' jobs queued)
+  await expect(phone.getByTestId("phone-input")).toHaveValue("");
 }
 
 /** A customer's message straight through the sandbox API, with the logged-in user's token. */

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
 import { startFakeBots, type FakeBots } from "./fake-bots.js";
+import { socketsCaughtUp } from "../../../test/socket-fence.js";
+import { waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let fake: FakeBots;
@@ -146,13 +148,12 @@ describe("queue integrations: list, edit, delete, company scope, events", () => 
         if (event.endsWith("-queueIntegration")) events.push({ who, payload: { action: `${event === `company-${t.companyId}-queueIntegration` ? "" : "WRONG CHANNEL "}${payload.action}` } });
       });
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await socketsCaughtUp(app, sockets.map(([, s]) => s)); // every socket is in its rooms
     const c = (await api("POST", "/api/queueIntegration", root, webhook)).json();
     await api("PUT", `/api/queueIntegration/${c.id}`, root, { ...webhook, name: "Outro nome" });
     await api("DELETE", `/api/queueIntegration/${c.id}`, root);
-    const until = Date.now() + 5000;
-    while (events.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(async () => events.length >= 3, 5000, "the three events");
+    await socketsCaughtUp(app, sockets.map(([, s]) => s));
     for (const [, s] of sockets) s.close();
     expect(events.map((e) => `${e.who}:${e.payload.action}`)).toEqual(["root:create", "root:update", "root:delete"]);
   });
