@@ -3,6 +3,7 @@ import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from 
 import { connectedSandbox, inbound, phoneOutbox } from "../../channels/testing.js";
 import { startFakeAi, type FakeAi } from "./fake-openai.js";
 import { HANDOFF_REPLY, PROVIDER_ERROR_REPLY } from "./runtime.js";
+import { waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let ai: FakeAi;
@@ -42,16 +43,6 @@ async function usePrompt(o: Record<string, unknown> = {}): Promise<number> {
   return id;
 }
 
-async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 const nextPhone = () => String(++phone);
 const outbox = (number: string) => phoneOutbox(app, t.admin.token, wa, number);
 const ticketOf = (id: number) =>
@@ -70,7 +61,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     ai.replies.push({ content: "Olá! Temos camisetas azuis." });
     const first = await inbound(app, t.admin.token, wa, { number, body: "Oi, vocês têm camisetas?" });
-    await until(async () => (await outbox(number)).includes("Olá! Temos camisetas azuis."));
+    await waitFor(async () => (await outbox(number)).includes("Olá! Temos camisetas azuis."));
     const sent = await app.sql.one<{ user_id: number | null; from_me: boolean }>(
       "SELECT user_id, from_me FROM messages WHERE ticket_id = $1 AND body = 'Olá! Temos camisetas azuis.'",
       [first.ticketId],
@@ -87,7 +78,7 @@ describe("an AI prompt answers the queue's customers", () => {
 
     ai.replies.push({ content: "Temos P, M e G." });
     await inbound(app, t.admin.token, wa, { number, body: "Quais tamanhos?" });
-    await until(async () => (await outbox(number)).includes("Temos P, M e G."));
+    await waitFor(async () => (await outbox(number)).includes("Temos P, M e G."));
     // two stored messages at most: the answer and the new question, not the first question
     const last = chatRequests().at(-1)!.json!.messages as { role: string; content: string }[];
     expect(last.slice(1)).toEqual([
@@ -106,7 +97,7 @@ describe("an AI prompt answers the queue's customers", () => {
       const number = nextPhone();
       ai.replies.push({ content: "Resposta da conexão" });
       const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
-      await until(async () => (await outbox(number)).includes("Resposta da conexão"));
+      await waitFor(async () => (await outbox(number)).includes("Resposta da conexão"));
       expect((await ticketOf(r.ticketId)).prompt_id).toBe(id);
     } finally {
       await app.sql.exec("UPDATE whatsapps SET prompt_id = NULL WHERE id = $1", [wa]);
@@ -118,7 +109,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     ai.replies.push({ content: "#atendente" });
     const r = await inbound(app, t.admin.token, wa, { number, body: "Quero falar com uma pessoa" });
-    await until(async () => (await outbox(number)).includes(HANDOFF_REPLY));
+    await waitFor(async () => (await outbox(number)).includes(HANDOFF_REPLY));
     expect(await ticketOf(r.ticketId)).toMatchObject({ status: "pending", user_id: null, prompt_handoff: true, queue_id: queueId });
     const calls = chatRequests().length;
     await inbound(app, t.admin.token, wa, { number, body: "Alô?" });
@@ -139,7 +130,7 @@ describe("an AI prompt answers the queue's customers", () => {
       const number = nextPhone();
       const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
       // the bot's address is refused (not allow-listed): it hands over at once; the prompt stays silent
-      await until(async () => {
+      await waitFor(async () => {
         const tk = await app.sql.one<{ integration_id: number | null; use_integration: boolean }>("SELECT integration_id, use_integration FROM tickets WHERE id = $1", [r.ticketId]);
         return tk.integration_id === bot.id && !tk.use_integration;
       });
@@ -157,7 +148,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     ai.replies.push({ content: "Primeira resposta" });
     const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
-    await until(async () => (await outbox(number)).includes("Primeira resposta"));
+    await waitFor(async () => (await outbox(number)).includes("Primeira resposta"));
     await app.sql.exec("UPDATE tickets SET status = 'open', user_id = $2 WHERE id = $1", [r.ticketId, t.admin.id]);
     const calls = chatRequests().length;
     await inbound(app, t.admin.token, wa, { number, body: "Ainda aí?" });
@@ -170,7 +161,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     ai.replies.push({ status: 500 });
     const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
-    await until(async () => (await outbox(number)).includes(PROVIDER_ERROR_REPLY));
+    await waitFor(async () => (await outbox(number)).includes(PROVIDER_ERROR_REPLY));
     expect(await ticketOf(r.ticketId)).toMatchObject({ status: "pending", user_id: null, prompt_handoff: true });
   });
 
@@ -179,7 +170,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     const calls = ai.requests.length;
     const r = await inbound(app, t.admin.token, wa, { number, body: "Oi" });
-    await until(async () => (await outbox(number)).includes(PROVIDER_ERROR_REPLY));
+    await waitFor(async () => (await outbox(number)).includes(PROVIDER_ERROR_REPLY));
     expect(ai.requests.length).toBe(calls);
     expect((await ticketOf(r.ticketId)).prompt_handoff).toBe(true);
   });
@@ -191,7 +182,7 @@ describe("an AI prompt answers the queue's customers", () => {
     ai.replies.push({ content: "Das 8h às 18h." });
     const audio = Buffer.from("fake-ogg-voice-note");
     const r = await inbound(app, t.admin.token, wa, { number, body: "", mediaType: "audio", mediaBase64: audio.toString("base64"), mimetype: "audio/ogg" });
-    await until(async () => (await outbox(number)).includes("Das 8h às 18h."));
+    await waitFor(async () => (await outbox(number)).includes("Das 8h às 18h."));
     const tr = ai.requests.filter((x) => x.path === "/v1/audio/transcriptions").at(-1)!;
     expect(tr.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(tr.body.includes(audio)).toBe(true);
@@ -206,7 +197,7 @@ describe("an AI prompt answers the queue's customers", () => {
     const number = nextPhone();
     ai.replies.push({ content: "Seu pedido & entrega <amanhã>." });
     const r = await inbound(app, t.admin.token, wa, { number, body: "Meu pedido?" });
-    const sent = await until(() =>
+    const sent = await waitFor(() =>
       app.sql.maybe<{ media_type: string; mimetype: string; user_id: number | null }>(
         "SELECT media_type, mimetype, user_id FROM messages WHERE ticket_id = $1 AND from_me",
         [r.ticketId],

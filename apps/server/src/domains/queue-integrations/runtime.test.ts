@@ -3,7 +3,7 @@ import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from 
 import { connectedSandbox, inbound, phoneOutbox } from "../../channels/testing.js";
 import { startFakeBots, type FakeBots } from "./fake-bots.js";
 import { TURN_JOB } from "./runtime.js";
-import { dueJobsSettled } from "../../../test/wait.js";
+import { dueJobsSettled, waitFor } from "../../../test/wait.js";
 
 /**
  * The runtime against fakes on loopback: a sandbox connection whose one queue (or the connection
@@ -69,22 +69,16 @@ async function line(integrationId: number, o: { onConnection?: boolean } = {}) {
 
 const number = () => `55119${String(70000000 + ++seq).padStart(8, "0")}`;
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 15000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const outbox = (whatsappId: number, phone: string) => phoneOutbox(app, t.admin.token, whatsappId, phone);
 const waitOutbox = (whatsappId: number, phone: string, count: number) =>
-  waitFor(`${count} messages on the phone`, async () => {
-    const got = await outbox(whatsappId, phone);
-    return got.length >= count ? got : null;
-  });
+  waitFor(
+    async () => {
+      const got = await outbox(whatsappId, phone);
+      return got.length >= count ? got : null;
+    },
+    15_000,
+    `${count} messages on the phone`,
+  );
 const ticketState = (id: number) =>
   app.sql.one<{ status: string; use_integration: boolean; integration_id: number | null; user_id: number | null }>(
     "SELECT status, use_integration, integration_id, user_id FROM tickets WHERE id = $1",
@@ -95,7 +89,7 @@ const ticketState = (id: number) =>
  * (if any), so nothing more can come from the bot once this resolves.
  */
 const turnsEnded = (ticketId: number) => dueJobsSettled(app.sql, TURN_JOB, { ticketId });
-const handedOver = (id: number) => waitFor("hand-over", async () => !(await ticketState(id)).use_integration);
+const handedOver = (id: number) => waitFor(async () => !(await ticketState(id)).use_integration, 15_000, "hand-over");
 
 describe("queue integrations at work: Typebot", () => {
   it("drives a flow over several messages with the delay between bubbles, and hands over at the flow's end", async () => {

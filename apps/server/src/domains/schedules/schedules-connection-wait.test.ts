@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { insertContact } from "./test-fixtures.js";
+import { waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -16,16 +17,6 @@ afterAll(async () => {
   await app.close();
   await rm(dataDir, { recursive: true, force: true });
 });
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 it("a schedule that falls due while its connection is not connected yet is sent once, when it connects", async () => {
   const t = await buildTenant(app);
@@ -42,10 +33,10 @@ it("a schedule that falls due while its connection is not connected yet is sent 
   const id = res.json().id as number;
   const firstJob = (await app.sql.one<{ job_id: string }>("SELECT job_id FROM schedules WHERE id = $1", [id])).job_id;
   // the job ran at its time and is waiting (a newer job), not failed
-  await waitFor(() => app.sql.maybe("SELECT 1 FROM schedules WHERE id = $1 AND job_id <> $2 AND status = 'AGENDADA'", [id, firstJob]));
+  await waitFor(() => app.sql.maybe("SELECT 1 FROM schedules WHERE id = $1 AND job_id <> $2 AND status = 'AGENDADA'", [id, firstJob]), 20_000);
 
   expect((await app.api("POST", `/api/sandbox/${whatsappId}/scan`, { token: t.admin.token })).statusCode).toBe(200);
-  const sent = await waitFor(() => app.sql.maybe<{ status: string; error: string | null }>("SELECT status, error FROM schedules WHERE id = $1 AND sent_at IS NOT NULL", [id]));
+  const sent = await waitFor(() => app.sql.maybe<{ status: string; error: string | null }>("SELECT status, error FROM schedules WHERE id = $1 AND sent_at IS NOT NULL", [id]), 20_000);
   expect(sent).toEqual({ status: "ENVIADA", error: null });
   const stored = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE company_id = $1 AND body = 'Lembrete da consulta'", [t.companyId]);
   expect(stored.n).toBe(1);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
 import { insertContact } from "./test-fixtures.js";
+import { waitFor } from "../../../test/wait.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -26,16 +27,6 @@ function wallClock(date: Date, timeZone: string): string {
       .map((x) => [x.type, x.value]),
   );
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
-}
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe("schedules in the company's time zone", () => {
