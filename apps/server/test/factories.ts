@@ -1,4 +1,5 @@
 import { randomBytes, scryptSync } from "node:crypto";
+import { storedHash } from "../src/core/password.js";
 import type { SecretSealer } from "../src/core/secrets/sealer.js";
 import type { Sql } from "../src/db/sql.js";
 
@@ -63,7 +64,7 @@ export async function buildUser(
 
 /**
  * The stored hash of TEST_PASSWORD for users made by the factories: scrypt in the product's stored
- * form (`scrypt$N$r$p$salt$hash`, core/password.ts), at N=2^10 instead of the product's 2^15. The
+ * form (`storedHash`, core/password.ts), at N=2^10 instead of the product's 2^15. The
  * login checks a hash with the cost written in it, so a test login costs ~3 ms instead of ~100 ms of
  * a whole core (the suites log in thousands of times); every password the product itself hashes
  * (sign-up, user forms, resets) keeps the full cost.
@@ -74,7 +75,7 @@ const cachedHash = () => {
   if (!testHash) {
     const salt = randomBytes(16);
     const key = scryptSync(TEST_PASSWORD, salt, 32, TEST_HASH_COST);
-    testHash = ["scrypt", TEST_HASH_COST.N, TEST_HASH_COST.r, TEST_HASH_COST.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+    testHash = storedHash(TEST_HASH_COST, salt, key);
   }
   return testHash;
 };

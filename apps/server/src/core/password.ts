@@ -38,7 +38,12 @@ async function scrypt(key: string, password: string, salt: Buffer, keylen: numbe
 export async function hashPassword(password: string, queueKey = LOCAL_WORK): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(queueKey, password, salt, KEYLEN, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  return storedHash(PARAMS, salt, key);
+}
+
+/** A scrypt result in its stored form, `scrypt$N$r$p$salt$hash` (what `verifyPassword` reads back). */
+export function storedHash(cost: { N: number; r: number; p: number }, salt: Buffer, key: Buffer): string {
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 /**
