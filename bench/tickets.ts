@@ -4,7 +4,7 @@
  *   nice npx tsx bench/tickets.ts            # throw-away embedded PostgreSQL under the temp folder
  *   BENCH_DATABASE_URL=postgres://... nice npx tsx bench/tickets.ts   # an empty database you own
  *
- * Dashboard and reports only (BENCH_ONLY_REPORTS=1): see docs/performance.md. Knobs: BENCH_CONTACTS
+ * Dashboard and reports only (BENCH_ONLY_REPORTS=1), searches only (BENCH_ONLY_SEARCH=1): see docs/performance.md. Knobs: BENCH_CONTACTS
  * (tickets, one per contact; 1000000 for the 1M run), BENCH_MESSAGES_PER_TICKET (10), BENCH_REUSE=1
  * (with BENCH_DATABASE_URL: keep a database an earlier run seeded, skip the seed), BENCH_WEBHOOK_LOAD=1
  * (bench/webhooks.ts runs in its own processes against the same database while the report scenarios
@@ -12,11 +12,12 @@
  * messages/s, 1000 by default).
  *
  * Seeds one company with 100k contacts, 100k tickets (70% closed, 20% open, 10% pending; 5 queues,
- * 20 agents in one queue each and one in two queues, 90 days) and 1M messages (marker words in 2%,
- * 0.2% and 0.01% of them), starts the real server on a loopback port and measures, over HTTP, 30
+ * 20 agents in one queue each and one in two queues, 90 days) and 1M messages (marker words in 2.75%,
+ * 0.2% and 0.01% of them, random messages and random positions in the sentence; BENCH_SEED), starts the real server on a loopback port and measures, over HTTP, 30
  * sequential requests per scenario after a warm-up. Search scenarios are checked against the
  * database (the first page's ids and order, computed from the messages themselves) and measured
- * again after a burst: 2,000 of the newest tickets get a new message without any marker word.
+ * again after a burst: 2,000 tickets picked at random (returning customers) get a new message
+ * without any marker word.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -38,11 +39,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const MESSAGES_PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 10);
 const ONLY_REPORTS = Boolean(process.env.BENCH_ONLY_REPORTS);
+/** Only the search scenarios, before and after the burst (issue 30 item 4). */
+const ONLY_SEARCH = Boolean(process.env.BENCH_ONLY_SEARCH);
 const RUNS = 30;
 const WARMUP = 20;
-const WORD = "abacaxi"; // frequent: 2% of messages, ~18% of tickets
+const WORD = "abacaxi"; // frequent: 2.75% of messages at random, ~24% of tickets
 const MID_WORD = "goiaba"; // mid-frequency: 0.2% of messages, ~2% of tickets
 const RARE_WORD = "jabuticaba"; // rare: 0.01% of messages
+const FREQUENT_SHARE = 0.0275;
+const MID_SHARE = 0.002;
+const RARE_SHARE = 0.0001;
+/** The seed's random spread is repeatable: the same BENCH_SEED gives the same data. */
+const SEED = Number(process.env.BENCH_SEED ?? 0.42);
 const PASSWORD = "bench-password";
 
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
@@ -133,19 +141,30 @@ async function load(sql: Sql): Promise<number> {
       [c],
     ),
   );
+  // realistic spread (issue 30): the marker words in random messages of random tickets, each at a
+  // random position of its sentence; repeatable (setseed on this connection)
+  await sql.exec("SELECT setseed($1)", [SEED]);
   await timed("messages (1M)", () =>
     sql.exec(
       `INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, ack, read, created_at, updated_at)
        SELECT t.company_id, t.id, t.contact_id, t.whatsapp_id,
-              CASE WHEN (t.id * 10 + s) % 50 = 0 THEN 'quero saber do ${WORD} que pedi'
-                   WHEN (t.id * 10 + s) % 10000 = 7 THEN 'tem ${RARE_WORD} hoje?'
-                   WHEN (t.id * 10 + s) % 500 = 3 THEN 'chegou a ${MID_WORD}?'
-                   ELSE (ARRAY['bom dia, tudo bem?','preciso de ajuda com meu pedido','qual o prazo de entrega?','obrigado pelo retorno',
-                               'pode me enviar o boleto?','o produto chegou com defeito','vou verificar e retorno','segue o comprovante',
-                               'qual o valor do frete?','perfeito, combinado'])[1 + (t.id + s) % 10] || ' #' || s END,
+              CASE WHEN r.marker IS NULL THEN r.phrase
+                   ELSE array_to_string(r.words[1:r.pos] || r.marker || r.words[r.pos + 1:], ' ') END || ' #' || s,
               s % 2 = 1, CASE WHEN s % 2 = 1 THEN 4 ELSE 0 END, true,
               t.created_at + interval '1 minute' * s, t.created_at + interval '1 minute' * s
          FROM tickets t CROSS JOIN generate_series(0, ${MESSAGES_PER_TICKET - 1}) s
+        CROSS JOIN LATERAL (
+          SELECT x.phrase, string_to_array(x.phrase, ' ') AS words, x.marker,
+                 floor(x.at * (array_length(string_to_array(x.phrase, ' '), 1) + 1))::int AS pos
+            FROM (SELECT (ARRAY['bom dia, tudo bem?','preciso de ajuda com meu pedido','qual o prazo de entrega?','obrigado pelo retorno',
+                                'pode me enviar o boleto?','o produto chegou com defeito','vou verificar e retorno','segue o comprovante',
+                                'qual o valor do frete?','perfeito, combinado'])[1 + floor(random() * 10)::int] AS phrase,
+                         CASE WHEN k < ${FREQUENT_SHARE} THEN '${WORD}'
+                              WHEN k < ${FREQUENT_SHARE + MID_SHARE} THEN '${MID_WORD}'
+                              WHEN k < ${FREQUENT_SHARE + MID_SHARE + RARE_SHARE} THEN '${RARE_WORD}' END AS marker,
+                         random() AS at
+                    FROM (SELECT random() + 0 * (t.id + s) AS k) kk) x
+        ) r
         WHERE t.company_id = $1
         ORDER BY t.id, s`,
       [c],
@@ -310,17 +329,39 @@ async function measureCsvExports(base: string, token: string, exports: { name: s
   }
 }
 
+/** One request of a scenario, checked; its time in ms (the check is not timed). */
+async function callScenario(base: string, s: Scenario, i: number): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(`${base}${s.url(i)}`, { headers: { authorization: `Bearer ${s.token}` } });
+  const body = (await res.json()) as unknown;
+  const ms = performance.now() - start;
+  if (!res.ok) throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  const problem = await s.check?.(body);
+  if (problem) throw new Error(`${s.name}: ${problem}`);
+  return ms;
+}
+
+const summarise = (name: string, times: number[]) => {
+  times.sort((a, b) => a - b);
+  return { name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, load: os.loadavg()[0]! };
+};
+
+/**
+ * The scenarios interleaved, as users asking different things at once would: a few warm-up calls
+ * each, then RUNS rounds, each round every scenario once in a shuffled order.
+ */
+async function measureInterleaved(base: string, scenarios: Scenario[]) {
+  for (const s of scenarios) for (let i = 0; i < 5; i++) await callScenario(base, s, i);
+  const times = scenarios.map(() => [] as number[]);
+  for (let round = 0; round < RUNS; round++) {
+    const order = scenarios.map((_, i) => i).sort(() => Math.random() - 0.5);
+    for (const i of order) times[i]!.push(await callScenario(base, scenarios[i]!, WARMUP + round));
+  }
+  return scenarios.map((s, i) => summarise(s.name, times[i]!));
+}
+
 async function measure(base: string, s: Scenario) {
-  const call = async (i: number) => {
-    const start = performance.now();
-    const res = await fetch(`${base}${s.url(i)}`, { headers: { authorization: `Bearer ${s.token}` } });
-    const body = (await res.json()) as unknown;
-    const ms = performance.now() - start;
-    if (!res.ok) throw new Error(`${s.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
-    const problem = await s.check?.(body);
-    if (problem) throw new Error(`${s.name}: ${problem}`);
-    return ms;
-  };
+  const call = (i: number) => callScenario(base, s, i);
   let stopped = false;
   const background = s.background?.(() => stopped);
   if (background) await new Promise((r) => setTimeout(r, 3000)); // let ack jobs start firing
@@ -334,8 +375,7 @@ async function measure(base: string, s: Scenario) {
   stopped = true;
   const done = background ? await background : 0;
   if (background) log(`${s.name}: ${done} messages sent in the background`);
-  times.sort((a, b) => a - b);
-  return { name: s.name, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, load: os.loadavg()[0]! };
+  return summarise(s.name, times);
 }
 
 /**
@@ -545,6 +585,8 @@ async function main() {
         token: agent2q,
         check: fullPage,
       })),
+      // phrases: every word required, anywhere in the ticket (a frequent pair, the frequent word with a common one)
+      ...["prazo entrega", `${WORD} pedido`, `${MID_WORD} boleto`].map((w) => ({ name: `${label} search "${w}" (admin)`, url: () => `/api/tickets?searchParam=${encodeURIComponent(w)}&showAll=true&pageNumber=1`, token: admin, check: sameAsDatabase(w) })),
       { name: `${label} search "Olga" (contact name, admin)`, url: () => "/api/tickets?searchParam=Olga&showAll=true", token: admin, check: sameAsDatabase("Olga") },
       { name: `${label} search "Olga" (contact name, agent 2 queues)`, url: () => `/api/tickets?searchParam=Olga&queueIds=${agent2qQueues}`, token: agent2q, check: fullPage },
       { name: `${label} search "54321" (number digits, admin)`, url: () => "/api/tickets?searchParam=54321&showAll=true", token: admin, check: sameAsDatabase("54321") },
@@ -665,6 +707,37 @@ async function main() {
       await server.stop();
       return;
     }
+    // the burst: 2,000 tickets at random (returning customers) get a message without any marker word
+    const burst = () =>
+      timed("burst: 2,000 tickets at random get a new message", () =>
+        sql.exec(
+          `WITH recent AS (SELECT id, contact_id, whatsapp_id FROM tickets WHERE company_id = $1 ORDER BY random() LIMIT 2000),
+                ins AS (INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, ack, read)
+                        SELECT $1, id, contact_id, whatsapp_id, 'nova mensagem sem palavra marcada', false, 0, false FROM recent RETURNING ticket_id)
+           UPDATE tickets SET updated_at = now() WHERE id IN (SELECT ticket_id FROM ins)`,
+          [seeded.companyId],
+        ),
+      );
+    if (ONLY_SEARCH) {
+      // BENCH_SEARCH_RUNS runs back to back (4), each: every search interleaved, a burst, again
+      const runs = Number(process.env.BENCH_SEARCH_RUNS ?? 4);
+      const table: string[] = [];
+      for (let r = 1; r <= runs; r++) {
+        const before = await measureInterleaved(base, searches(""));
+        await burst();
+        const after = await measureInterleaved(base, searches(""));
+        before.forEach((b, i) => {
+          const a = after[i]!;
+          const line = `| ${r} | ${b.name.trim()} | ${b.p50.toFixed(1)} / ${b.p95.toFixed(1)} | ${a.p50.toFixed(1)} / ${a.p95.toFixed(1)} | ${b.load.toFixed(1)}–${a.load.toFixed(1)} |`;
+          table.push(line);
+          log(line);
+        });
+      }
+      console.log("\n| run | search | before: p50 / p95 (ms) | after the burst: p50 / p95 (ms) | load (1 min) |\n|---|---|---:|---:|---|");
+      for (const line of table) console.log(line);
+      await server.stop();
+      return;
+    }
     if (!process.env.BENCH_ONLY_THROUGHPUT) await run([...scenarios, ...reports]);
     const throughput = await listThroughput(
       base,
@@ -681,16 +754,7 @@ async function main() {
       await server.stop();
       return;
     }
-    // the burst: 2,000 of the newest tickets get a message without any marker word
-    await timed("burst: 2,000 recent tickets get a new message", () =>
-      sql.exec(
-        `WITH recent AS (SELECT id, contact_id, whatsapp_id FROM tickets WHERE company_id = $1 ORDER BY updated_at DESC, id DESC OFFSET 100 LIMIT 2000),
-              ins AS (INSERT INTO messages (company_id, ticket_id, contact_id, whatsapp_id, body, from_me, ack, read)
-                      SELECT $1, id, contact_id, whatsapp_id, 'nova mensagem sem palavra marcada', false, 0, false FROM recent RETURNING ticket_id)
-         UPDATE tickets SET updated_at = now() WHERE id IN (SELECT ticket_id FROM ins)`,
-        [seeded.companyId],
-      ),
-    );
+    await burst();
     await run(searches("after burst:"));
     const acks = await sql.one<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE from_me AND ack >= 3 AND body LIKE 'mensagem de fundo%'");
     log(`background messages delivered (ack 3) during the run: ${acks.n}`);

@@ -31,8 +31,9 @@ function loadStats(sql: Sql): Promise<WordStats> {
 /**
  * How many tickets a word search is expected to match, from PostgreSQL's own statistics of the
  * search words (most common elements and their frequencies): a prefix word counts every common word
- * it starts; all words are required, so the rarest decides; a word that is not common is rarer than
- * the rarest common one. The planner's own estimate is no use here: it does not weigh prefix words.
+ * it starts; all words are required, taken as independent (a pair that is rarely together, say a
+ * frequent and a mid word, is collected through the index, not walked for); a word that is not common
+ * is rarer than the rarest common one. The planner's own estimate is no use here: it does not weigh prefix words.
  */
 export async function expectedMatches(sql: Sql, words: string[]): Promise<number> {
   const stats = await loadStats(sql);
@@ -41,7 +42,7 @@ export async function expectedMatches(sql: Sql, words: string[]): Promise<number
   for (const word of words) {
     let f = 0;
     for (const [elem, freq] of stats.common) if (elem.startsWith(word)) f += freq;
-    fraction = Math.min(fraction, f > 0 ? Math.min(f, 1) : stats.floor / 2);
+    fraction *= f > 0 ? Math.min(f, 1) : stats.floor / 2;
   }
   return fraction * stats.tickets;
 }

@@ -394,11 +394,13 @@ describe("tickets: list, search and sync", () => {
   });
 
   it("search gives the same full pages through the walk plan and the collect-and-sort plan", async () => {
-    for (let i = 0; i < 45; i++) await inbound(app, t.admin.token, wa, { number: newNumber(), body: i % 3 === 0 ? `kiwi ${i}` : `banana ${i}` });
-    const pages = async () => {
+    for (let i = 0; i < 45; i++) {
+      await inbound(app, t.admin.token, wa, { number: newNumber(), body: i % 3 === 0 ? `kiwi ${i}` : i % 2 === 0 ? `banana madura ${i}` : `banana ${i}` });
+    }
+    const pages = async (q = "banana") => {
       const out: number[][] = [];
       for (let page = 1; page <= 3; page++) {
-        const res = (await api("GET", `/api/tickets?showAll=true&searchParam=banana&pageNumber=${page}`, t.admin.token)).json();
+        const res = (await api("GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(q)}&pageNumber=${page}`, t.admin.token)).json();
         if (res.hasMore) expect(res.tickets).toHaveLength(40);
         out.push(res.tickets.map((x: { id: number }) => x.id));
       }
@@ -406,16 +408,21 @@ describe("tickets: list, search and sync", () => {
     };
     const saved = { ...searchTuning };
     let walked: number[][];
+    let walkedPair: number[][];
     try {
       Object.assign(searchTuning, { walkAbove: -1 }); // newest tickets walked
       walked = await pages();
+      walkedPair = await pages("banana madu");
       Object.assign(searchTuning, { walkAbove: Number.MAX_SAFE_INTEGER }); // every match collected, then sorted
       expect(await pages()).toEqual(walked);
+      expect(await pages("banana madu")).toEqual(walkedPair);
     } finally {
       Object.assign(searchTuning, saved);
     }
     expect(walked.flat()).toHaveLength(30);
     expect(new Set(walked.flat()).size).toBe(30);
+    expect(walkedPair.flat()).toHaveLength(15); // both words required: the even ones of the 30
+    expect(walkedPair.flat().every((id) => walked.flat().includes(id))).toBe(true);
   });
 
   it("search finds words by their start, without accents, all words required, in messages, edited text and the contact's name", async () => {
