@@ -129,7 +129,11 @@ async function load(sql: Sql): Promise<number> {
             u AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE company_id = $1 AND profile = 'user'),
             w AS (SELECT id FROM whatsapps WHERE company_id = $1)
        INSERT INTO tickets (company_id, contact_id, whatsapp_id, status, user_id, queue_id, unread_messages, origin_from_me, created_at, updated_at)
-       SELECT $1, ct.id, w.id,
+       SELECT $1,
+              -- returning customers: a quarter of the closed tickets belong to a contact picked at random
+              -- (at most one ticket of a contact is not closed: the others keep their own contact)
+              CASE WHEN ct.id % 10 < 7 AND ct.id % 4 = 1 THEN r.lo + floor(random() * r.n)::int ELSE ct.id END,
+              w.id,
               CASE WHEN ct.id % 10 < 7 THEN 'closed' WHEN ct.id % 10 < 9 THEN 'open' ELSE 'pending' END,
               CASE WHEN ct.id % 10 = 9 THEN NULL ELSE u.ids[1 + ct.id % 20] END,
               q.ids[1 + (ct.id / 10) % 5],
@@ -137,7 +141,7 @@ async function load(sql: Sql): Promise<number> {
               ct.id % 3 = 0,
               ct.created_at,
               LEAST(now(), ct.created_at + interval '1 hour' * (ct.id % 48))
-         FROM contacts ct, q, u, w WHERE ct.company_id = $1`,
+         FROM contacts ct, q, u, w, (SELECT min(id) AS lo, count(*) AS n FROM contacts WHERE company_id = $1) r WHERE ct.company_id = $1`,
       [c],
     ),
   );
@@ -214,25 +218,35 @@ async function load(sql: Sql): Promise<number> {
 }
 
 /**
- * Five tags, every third ticket carrying one (the kanban's lanes), for the dashboard's tag counts,
+ * Twelve tags at real diversity (0-3 a ticket, about 175 sets in use), for the dashboard's tag counts,
  * the breakdown by tag and the tag filters. Added once (also to a reused database), through the
  * triggers that keep the per-tag roll-up.
  */
 async function ensureTags(sql: Sql, companyId: number): Promise<number[]> {
   const existing = await sql.many<{ id: number }>("SELECT id FROM tags WHERE company_id = $1 ORDER BY id", [companyId]);
   if (existing.length) return existing.map((t) => t.id);
-  return timed("tags (every third ticket)", async () => {
+  return timed("tags (real diversity: 12 tags, 0-3 a ticket)", async () => {
     const tags = await sql.many<{ id: number }>(
-      `INSERT INTO tags (company_id, name, color) SELECT $1, 'Etiqueta ' || g, '#' || lpad(to_hex(g * 2000000), 6, '0') FROM generate_series(1, 5) g RETURNING id`,
+      `INSERT INTO tags (company_id, name, color) SELECT $1, 'Etiqueta ' || g, '#' || lpad(to_hex(g * 1000000), 6, '0') FROM generate_series(1, 12) g RETURNING id`,
       [companyId],
     );
     const ids = tags.map((t) => t.id).sort((a, b) => a - b);
+    // 40 % of tickets untagged, then one (35 %), two (18 %) or three tags (7 %), the first tags the
+    // most used (the kanban's lanes); returning customers' contacts gather their tickets' tags
     await sql.exec(
       `INSERT INTO ticket_tags (company_id, ticket_id, tag_id)
-       SELECT $1, t.id, ($2::int[])[1 + (t.id / 3) % 5] FROM tickets t WHERE t.company_id = $1 AND t.id % 3 = 0`,
+       SELECT DISTINCT $1, t.id, ($2::int[])[1 + floor(power(random() + 0 * t.id, 1.6) * 12)::int]
+         FROM (SELECT id, random() AS r FROM tickets WHERE company_id = $1) t
+        CROSS JOIN LATERAL generate_series(1, CASE WHEN t.r < 0.4 THEN 0 WHEN t.r < 0.75 THEN 1 WHEN t.r < 0.93 THEN 2 ELSE 3 END + 0 * t.id) k`,
       [companyId, ids],
     );
     await sql.exec("ANALYZE ticket_tags");
+    const sets = await sql.one<{ tickets: number; contacts: number }>(
+      `SELECT (SELECT count(DISTINCT tagset_id) FROM tickets WHERE company_id = $1)::int AS tickets,
+              (SELECT count(DISTINCT tagset_id) FROM contacts WHERE company_id = $1)::int AS contacts`,
+      [companyId],
+    );
+    log(`tag sets in use: ${sets.tickets} of tickets, ${sets.contacts} of contacts`);
     return ids;
   });
 }

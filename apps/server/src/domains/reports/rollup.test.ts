@@ -373,15 +373,62 @@ describe("report roll-up", () => {
           ORDER BY ticket_status, day, tagset_id, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
         [c.id],
       );
+    // the status tables (0822) against the present tables summed over the tag sets
+    const counts = "created, started, waited, wait_sum::float8, finished, support_n, support_sum::float8, answered, rated, r1, r2, r3, r4, r5";
+    const summed = counts.replace(/(\w+)(::float8)?/g, (_, c: string, f?: string) => (f ? `sum(${c})::float8 AS ${c}` : `sum(${c})::int AS ${c}`));
+    const statusTables = async () => ({
+      counts: await app.sql.many(
+        `SELECT day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me, ${counts} FROM ticket_rollup_status
+          WHERE company_id = $1 AND (created, started, finished, answered, rated) <> (0, 0, 0, 0, 0)
+          ORDER BY day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me`,
+        [c.id],
+      ),
+      dims: await app.sql.many(
+        `SELECT ticket_status, dim, day, metric, key, bucket, n FROM ticket_rollup_status_hist WHERE company_id = $1 AND n <> 0
+          ORDER BY ticket_status, dim, day, metric, key, bucket`,
+        [c.id],
+      ),
+      groups: await app.sql.many(
+        `SELECT ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, n FROM ticket_rollup_status_group_hist
+          WHERE company_id = $1 AND n <> 0 ORDER BY ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
+        [c.id],
+      ),
+    });
+    const presentOverSets = async () => ({
+      counts: await app.sql.many(
+        `SELECT day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me, ${summed} FROM ticket_rollup_present WHERE company_id = $1
+          GROUP BY day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me
+         HAVING (sum(created), sum(started), sum(finished), sum(answered), sum(rated)) <> (0, 0, 0, 0, 0)
+          ORDER BY day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me`,
+        [c.id],
+      ),
+      dims: await app.sql.many(
+        `SELECT ticket_status, dim, day, metric, key, bucket, sum(n)::int AS n FROM ticket_rollup_present_hist WHERE company_id = $1
+          GROUP BY ticket_status, dim, day, metric, key, bucket HAVING sum(n) <> 0 ORDER BY ticket_status, dim, day, metric, key, bucket`,
+        [c.id],
+      ),
+      groups: await app.sql.many(
+        `SELECT ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, sum(n)::int AS n FROM ticket_rollup_present_group_hist
+          WHERE company_id = $1 GROUP BY ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket HAVING sum(n) <> 0
+          ORDER BY ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
+        [c.id],
+      ),
+    });
     const before = await snapshot();
     const presentBefore = await present();
     const groupsBefore = await groups();
+    const statusBefore = await statusTables();
     expect(groupsBefore.length).toBeGreaterThan(0);
     expect(presentBefore.length).toBeGreaterThan(0);
+    expect(statusBefore.counts.length).toBeGreaterThan(0);
+    expect(statusBefore.dims.length).toBeGreaterThan(0);
+    expect(statusBefore.groups.length).toBeGreaterThan(0);
+    expect(statusBefore).toEqual(await presentOverSets());
     await app.sql.exec("SELECT ticket_rollup_rebuild($1)", [c.id]);
     expect(await snapshot()).toEqual(before);
     expect(await present()).toEqual(presentBefore);
     expect(await groups()).toEqual(groupsBefore);
+    expect(await statusTables()).toEqual(statusBefore);
   });
 
   it("folds every company's deltas in on the periodic sweep, without a read", async () => {

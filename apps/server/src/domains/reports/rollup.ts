@@ -14,15 +14,18 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
 /**
  * The roll-up that holds these filters and this grouping: "groups" (ticket_rollup: agent, queue,
  * connection, origin in any combination), "tags" (ticket_rollup_tag: a tag alone, or the breakdown by
- * tag without filters), or "present" (ticket_rollup_present, migrations 0790 and 0792: the ticket's
- * status now and its tag set, with any of the cycle's filters; the breakdown by tag with filters reads
- * it through the tag sets).
+ * tag without filters), "status" (ticket_rollup_status, migration 0822: the ticket's status now,
+ * without its tags, with any of the cycle's filters) or "present" (ticket_rollup_present, migrations
+ * 0790 and 0792: the status now and the tag set, with any of the cycle's filters; the breakdown by tag
+ * with filters reads it through the tag sets). The present tables split every group by tag set, so
+ * at a real company's tag diversity they hold about a row per cycle: a read without a tag never
+ * goes there.
  */
-type Source = "groups" | "tags" | "present";
+type Source = "groups" | "tags" | "status" | "present";
 function sourceFor(f: ReportFilters, by: ReportDimension | null = null): Source {
   const cycleFilters = setFilters(f).length;
   if (by === "tag") return cycleFilters === 0 && f.status === undefined && f.tagId === undefined ? "tags" : "present";
-  if (f.status !== undefined) return "present";
+  if (f.status !== undefined) return f.tagId === undefined ? "status" : "present";
   if (f.tagId !== undefined) return cycleFilters === 0 ? "tags" : "present";
   return "groups";
 }
@@ -58,6 +61,7 @@ function countsScope(f: ReportFilters, params: unknown[], by: ReportDimension | 
     const table = by === "tag" ? `ticket_rollup_present r${EACH_TAG("r")}` : "ticket_rollup_present r";
     return { table, where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
   }
+  if (source === "status") return { table: "ticket_rollup_status r", where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
   return { table: "ticket_rollup r", where: days + rollupFilterSql(f, params) };
 }
 
@@ -124,7 +128,8 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
     }
     return groupBy(by === "tag" ? "h.tag_id" : "NULL::int", "ticket_rollup_tag_hist h", where);
   }
-  const present = source === "present";
+  const present = source === "present" || source === "status";
+  const prefix = source === "present" ? "ticket_rollup_present" : source === "status" ? "ticket_rollup_status" : "ticket_rollup";
   const eachTag = by === "tag" ? EACH_TAG("h") : "";
   const hist = histogramFor(f, by);
   if (hist) {
@@ -137,11 +142,11 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
     }
     if (present) where += presentFilterSql(f, params, "h");
     const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : "h.key";
-    return groupBy(key, `${present ? "ticket_rollup_present_hist" : "ticket_rollup_hist"} h${eachTag}`, where);
+    return groupBy(key, `${prefix}_hist h${eachTag}`, where);
   }
   const where = days + rollupFilterSql(f, params, "h") + (present ? presentFilterSql(f, params, "h") : "");
   const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : `h.${BREAKDOWN[by]!.column}`;
-  return groupBy(key, `${present ? "ticket_rollup_present_group_hist" : "ticket_rollup_group_hist"} h${eachTag}`, where);
+  return groupBy(key, `${prefix}_group_hist h${eachTag}`, where);
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
