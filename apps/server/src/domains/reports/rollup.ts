@@ -48,6 +48,20 @@ function presentFilterSql(f: ReportFilters, params: unknown[], alias: string): s
 const EACH_TAG = (alias: string) =>
   ` JOIN ticket_tagsets s ON s.company_id = ${alias}.company_id AND s.id = ${alias}.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)`;
 
+/**
+ * The rows of `table` (alias `alias`) under `where`, summed per tag set first (`columns` kept as
+ * they are named, `sums` summed under their own names), then each set's sums under each of its tags:
+ * at a real company's tag diversity the present tables hold about a row per cycle, and unnesting every
+ * row's set before grouping multiplied the rows to join and group (96 ms for the counts of 77k rows at
+ * 100k tickets) where a few hundred sets were enough.
+ */
+const perTagOfSets = (table: string, alias: string, where: string, columns: string[], sums: string[]) => {
+  const keep = ["company_id", "tagset_id", ...columns].map((c) => `${alias}.${c}`).join(", ");
+  const summed = sums.map((c) => `sum(${alias}.${c}) AS ${c}`).join(", ");
+  return `(SELECT ${keep}, ${summed} FROM ${table} ${alias} WHERE ${where} GROUP BY ${keep}) ${alias}${EACH_TAG(alias)}`;
+};
+const COUNT_COLUMNS = ["created", "finished", "answered", "rated", "r1", "r2", "r3", "r4", "r5"];
+
 /** The table (with joins) and WHERE clause (alias r, $1 company, $2..$3 days) of the roll-up holding the filters. */
 function countsScope(f: ReportFilters, params: unknown[], by: ReportDimension | null = null): { table: string; where: string } {
   const days = "r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date";
@@ -58,8 +72,9 @@ function countsScope(f: ReportFilters, params: unknown[], by: ReportDimension | 
     return { table: "ticket_rollup_tag r", where: `${days} AND r.tag_id = $${params.length}` };
   }
   if (source === "present") {
-    const table = by === "tag" ? `ticket_rollup_present r${EACH_TAG("r")}` : "ticket_rollup_present r";
-    return { table, where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
+    const where = days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r");
+    if (by === "tag") return { table: perTagOfSets("ticket_rollup_present", "r", where, [], COUNT_COLUMNS), where: "true" };
+    return { table: "ticket_rollup_present r", where };
   }
   if (source === "status") return { table: "ticket_rollup_status r", where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
   return { table: "ticket_rollup r", where: days + rollupFilterSql(f, params) };
@@ -130,7 +145,9 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
   }
   const present = source === "present" || source === "status";
   const prefix = source === "present" ? "ticket_rollup_present" : source === "status" ? "ticket_rollup_status" : "ticket_rollup";
-  const eachTag = by === "tag" ? EACH_TAG("h") : "";
+  // by tag: the rows summed per set first, then under each tag of the set
+  const grouped = (key: string, table: string, where: string) =>
+    by === "tag" ? groupBy(key, perTagOfSets(table, "h", where, ["metric", "bucket"], ["n"]), "true") : groupBy(key, `${table} h`, where);
   const hist = histogramFor(f, by);
   if (hist) {
     params.push(hist.dim);
@@ -142,11 +159,11 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
     }
     if (present) where += presentFilterSql(f, params, "h");
     const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : "h.key";
-    return groupBy(key, `${prefix}_hist h${eachTag}`, where);
+    return grouped(key, `${prefix}_hist`, where);
   }
   const where = days + rollupFilterSql(f, params, "h") + (present ? presentFilterSql(f, params, "h") : "");
   const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : `h.${BREAKDOWN[by]!.column}`;
-  return groupBy(key, `${prefix}_group_hist h${eachTag}`, where);
+  return grouped(key, `${prefix}_group_hist`, where);
 }
 
 /** PostgreSQL's round(float8): to the nearest integer, halves to even (rint). */
