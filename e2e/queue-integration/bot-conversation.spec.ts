@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { PROMPT_HANDOFF_MARKER } from "@atende/shared";
-import { startFakeBots, type FakeBots } from "../../apps/server/src/domains/queue-integrations/fake-bots.js";
-import { startFakeAi, type FakeAi } from "../../apps/server/src/domains/prompts/fake-openai.js";
+import { startFakeBots, type FakeBots } from "../../apps/server/test/fake-bots/server.js";
+import { startFakeAi, type FakeAi } from "../../apps/server/test/fake-openai/server.js";
 import { buildQueue, buildUser, createTenant, db, expect, login, test } from "../support/fixtures.js";
 import { addSandboxConnection, customerWrites, openPhoneAndScan, watchConsole } from "../sandbox/helpers.js";
 import { screenshot } from "../support/screenshots.js";

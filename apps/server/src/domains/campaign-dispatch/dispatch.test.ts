@@ -3,7 +3,7 @@ import { setSetting } from "../../channels/testing.js";
 import { buildQueue, buildTenant, sendsCounted, type TestApp } from "../../../test/helper.js";
 import { GRAPH_ERRORS, type GraphErrorAnswer } from "../../../test/fake-graph/errors.js";
 import { createOfficialTestApp, FakeGraph, fakeTemplate, officialTenant, waitFor, type OfficialTenant } from "../../../test/fake-graph/setup.js";
-import { startFakeBots } from "../queue-integrations/fake-bots.js";
+import { startFakeBots } from "../../../test/fake-bots/server.js";
 import { buildCampaign, buildSandboxBusiness, phones, templateId } from "./test-factory.js";
 
 // the engine's timings, read when the app is built: fast polls and retries, a short lease

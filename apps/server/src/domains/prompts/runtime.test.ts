@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, phoneOutbox } from "../../channels/testing.js";
-import { startFakeAi, type FakeAi } from "./fake-openai.js";
+import { startFakeAi, type FakeAi } from "../../../test/fake-openai/server.js";
 import { HANDOFF_REPLY, PROVIDER_ERROR_REPLY } from "./runtime.js";
 import { waitFor } from "../../../test/wait.js";
 

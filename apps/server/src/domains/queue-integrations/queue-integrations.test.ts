@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox } from "../../channels/testing.js";
-import { startFakeBots, type FakeBots } from "./fake-bots.js";
+import { startFakeBots, type FakeBots } from "../../../test/fake-bots/server.js";
 import { socketsCaughtUp } from "../../../test/socket-fence.js";
 import { waitFor } from "../../../test/wait.js";
 

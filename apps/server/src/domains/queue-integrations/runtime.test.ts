@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from "../../../test/helper.js";
 import { connectedSandbox, inbound, phoneOutbox } from "../../channels/testing.js";
-import { startFakeBots, type FakeBots } from "./fake-bots.js";
+import { startFakeBots, type FakeBots } from "../../../test/fake-bots/server.js";
 import { TURN_JOB } from "./runtime.js";
 import { dueJobsSettled, waitFor } from "../../../test/wait.js";
 
