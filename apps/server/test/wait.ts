@@ -1,13 +1,22 @@
 import type { Sql } from "../src/db/sql.js";
 
-/** Polls `fn` until it returns something truthy (returned), or fails naming `what` after `timeoutMs`. */
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+/**
+ * Polls `fn` (sync or async) every `everyMs` until it returns something truthy (returned), or fails
+ * naming `what` after `timeoutMs`. The one poll of the server's tests: a file's own `until` is a
+ * one-line use of it with its timeout and pace.
+ */
+export async function waitFor<T>(
+  fn: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+  what = "condition",
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

@@ -10,6 +10,7 @@ import { registerBaileys } from "./baileys/index.js";
 import type { BaileysSocket, SocketFactoryInput } from "./baileys/socket.js";
 import { channels } from "./manager.js";
 import { connectedSandbox } from "./testing.js";
+import { waitFor } from "../../test/wait.js";
 
 /**
  * Driver-direct actions asked of a process that does not run the connection: A (ROLE all) runs the
@@ -76,13 +77,7 @@ afterAll(async () => {
 const onB = (method: string, url: string, body?: unknown, token = t.admin.token) =>
   b.app.inject({ method: method as "POST", url, payload: body as object, headers: { authorization: `Bearer ${token}` } });
 const owner = async (wa: number) => (await a.sql.maybe<{ owner_id: string }>("SELECT owner_id FROM connection_owners WHERE whatsapp_id = $1", [wa]))?.owner_id;
-async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => Promise<boolean> | boolean, ms = 5000) => waitFor(check, ms, "condition", 10);
 
 describe("a web process carries driver actions to the process that runs the connection", () => {
   it("the sandbox phone used on B: the scan starts the session on A, customers' messages and read marks run on A", async () => {

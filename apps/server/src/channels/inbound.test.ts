@@ -7,6 +7,7 @@ import { buildQueue, buildTenant, buildUser, createTestApp, type TestApp } from 
 import * as ticketRepo from "../domains/tickets/repository.js";
 import { connectedSandbox, inbound, phoneOutbox } from "./testing.js";
 import { socketsCaughtUp } from "../../test/socket-fence.js";
+import { waitFor as waitUntil } from "../../test/wait.js";
 
 let app: TestApp;
 let dataDir: string;
@@ -50,13 +51,7 @@ async function socketFor(token: string): Promise<{ socket: Socket; events: { cha
   return { socket, events };
 }
 
-const waitFor = async (check: () => boolean, ms = 8000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const waitFor = (check: () => boolean, ms = 8000) => waitUntil(check, ms, "condition", 50);
 
 describe("inbound pipeline", () => {
   it("20 concurrent messages from a new number: exactly 1 contact, 1 ticket, 20 messages in arrival order", async () => {

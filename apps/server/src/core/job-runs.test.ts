@@ -6,6 +6,7 @@ import { pino } from "pino";
 import { z } from "zod";
 import { createTestDatabase, dropTestDatabase } from "../../test/helper.js";
 import { Jobs } from "./jobs.js";
+import { waitFor } from "../../test/wait.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const log = pino({ level: "silent" });
@@ -60,13 +61,7 @@ function defineStallTest(jobs: Jobs, retryLimit: number, handler: (n: number) =>
 /** Each test its own queue: a queue keeps the retry limit it was created with. */
 const queueOf = (retryLimit: number) => `stall-test-${retryLimit}`;
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => boolean | Promise<boolean>, ms: number) => waitFor(check, ms, what, 50);
 
 it("a job whose process was killed mid-run is handed back and run by another worker within seconds, once", { timeout: 60_000 }, async () => {
   await killedMidJob(2);

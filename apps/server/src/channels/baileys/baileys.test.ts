@@ -13,6 +13,7 @@ import { registerBaileys } from "./index.js";
 import { MessageStore } from "./message-store.js";
 import type { BaileysSocket, SocketFactoryInput } from "./socket.js";
 import { baileysAuthPlace } from "../../core/secrets/columns.js";
+import { waitFor } from "../../../test/wait.js";
 
 /** A stand-in for a Baileys socket: same event API, records what the driver sends. */
 class FakeSocket implements BaileysSocket {
@@ -107,13 +108,7 @@ afterAll(async () => {
   await app.close();
 });
 
-async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 3000) => waitFor(check, ms, "condition", 5);
 
 const driverOf = (id: number) => channels(app.ctx).get(id) as BaileysDriver;
 const last = () => sockets[sockets.length - 1]!;

@@ -6,6 +6,7 @@ import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.j
 import { FakeSmtp } from "../../../test/fake-smtp/server.js";
 import { emailSendStarts } from "../email-dispatch/engine.js";
 import { createWithFile, seedEmailWorld, waitStatus, type EmailWorld } from "./test-fixtures.js";
+import { waitFor } from "../../../test/wait.js";
 
 /** Pause, resume and cancel of e-mail campaigns against a real SMTP server on loopback (test/fake-smtp). */
 
@@ -47,13 +48,7 @@ const states = async (id: number) =>
       await app.sql.many<{ state: string; n: number }>("SELECT state, count(*)::int AS n FROM email_campaign_recipients WHERE campaign_id = $1 GROUP BY state", [id])
     ).map((r) => [r.state, r.n]),
   );
-async function until(what: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await what())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await sleep(20);
-  }
-}
+const until = (what: () => boolean | Promise<boolean>, ms = 15_000) => waitFor(what, ms, "condition", 20);
 
 async function activeCampaign(domain: string, n: number): Promise<number> {
   const id = await createWithFile(app, t.supervisor.token, w, csvOf(domain, n));

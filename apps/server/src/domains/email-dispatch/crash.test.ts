@@ -7,6 +7,7 @@ import { buildTenant, createTestApp, type TestApp } from "../../../test/helper.j
 import { FakeSmtp } from "../../../test/fake-smtp/server.js";
 import { startDispatchServer, type DispatchServer } from "../campaign-dispatch/test-server-process.js";
 import { seedEmailWorld } from "../email-campaigns/test-fixtures.js";
+import { waitFor } from "../../../test/wait.js";
 
 /**
  * Exactly once across a crash: the e-mail dispatcher runs in a server process of its own, sending to a
@@ -22,13 +23,7 @@ const servers: DispatchServer[] = [];
 // this process only holds the database and the test; the dispatcher runs in the servers below
 process.env.EMAIL_DISPATCH = "false";
 
-const waitFor = async (check: () => Promise<boolean>, ms: number, what: string) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+
 
 beforeAll(async () => {
   smtp = await FakeSmtp.start();

@@ -8,6 +8,7 @@ import { FakeTwilio } from "../../../test/fake-twilio/server.js";
 import { loadSmsConfig } from "../../config.js";
 import { startDispatchServer, type DispatchServer } from "../campaign-dispatch/test-server-process.js";
 import { buildSmsCampaign } from "./test-fixtures.js";
+import { waitFor as waitUntil } from "../../../test/wait.js";
 
 /**
  * Exactly once across a crash: the SMS engine runs in a server process of its own (src/main.ts),
@@ -25,13 +26,7 @@ const servers: DispatchServer[] = [];
 
 process.env.SMS_DISPATCH = "false";
 
-const waitFor = async (check: () => Promise<boolean>, ms: number, what: string) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
+const waitFor = (check: () => Promise<boolean>, ms: number, what: string) => waitUntil(check, ms, what, 200);
 
 beforeAll(async () => {
   fake = new FakeTwilio({ accountSid: ACCOUNT, authToken: TOKEN, callbackDelayMs: 100 });
