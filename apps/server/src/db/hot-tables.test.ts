@@ -51,10 +51,21 @@ describe("hot tables' storage", () => {
     const changedSinceAnalyze = async () =>
       (await app.sql.one<{ n: number }>("SELECT n_mod_since_analyze::int AS n FROM pg_stat_user_tables WHERE relname = 'contacts'")).n;
     expect(await changedSinceAnalyze()).toBeGreaterThanOrEqual(3000);
+    // tags are not a hot table either: 1,000 deleted rows, past autovacuum's line (50 + 20 %)
+    await app.sql.exec("ALTER TABLE tags SET (autovacuum_enabled = false)");
+    await app.sql.exec("INSERT INTO tags (company_id, name, color) SELECT $1, 'T' || g, '#000000' FROM generate_series(1, 1000) g", [t.companyId]);
+    await app.sql.exec("DELETE FROM tags WHERE company_id = $1 AND name LIKE 'T%'", [t.companyId]);
+    const deadTags = async () => {
+      await app.sql.exec("SELECT pg_stat_force_next_flush()");
+      return (await app.sql.one<{ n: number }>("SELECT n_dead_tup::int AS n FROM pg_stat_user_tables WHERE relname = 'tags'")).n;
+    };
+    expect(await deadTags()).toBeGreaterThanOrEqual(1000);
     expect(await vacuumHotTables(app.sql, app.ctx.log, true)).toEqual([]);
     const done = await vacuumHotTables(app.sql, app.ctx.log, false);
     expect(done).toContain("tickets");
     expect(done).toContain("contacts"); // analysed: its statistics were stale
+    expect(done).toContain("tags"); // vacuumed: its dead rows past autovacuum's default line
+    expect(await deadTags()).toBe(0);
     expect(await dead()).toBeLessThan(1000);
     await app.sql.exec("SELECT pg_stat_force_next_flush()");
     expect(await changedSinceAnalyze()).toBe(0);
