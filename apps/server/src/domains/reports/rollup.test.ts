@@ -414,6 +414,53 @@ describe("report roll-up", () => {
         [c.id],
       ),
     });
+    // the per-tag tables (0824) against the present tables with each set's tags unnested
+    const unnest = "JOIN ticket_tagsets s ON s.company_id = p.company_id AND s.id = p.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)";
+    const tagTables = async () => ({
+      counts: await app.sql.many(
+        `SELECT tag_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me, ${counts} FROM ticket_rollup_present_tag
+          WHERE company_id = $1 AND (created, started, finished, answered, rated) <> (0, 0, 0, 0, 0)
+          ORDER BY tag_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me`,
+        [c.id],
+      ),
+      dims: await app.sql.many(
+        `SELECT tag_id, ticket_status, dim, day, metric, key, bucket, n FROM ticket_rollup_present_tag_hist WHERE company_id = $1 AND n <> 0
+          ORDER BY tag_id, ticket_status, dim, day, metric, key, bucket`,
+        [c.id],
+      ),
+      groups: await app.sql.many(
+        `SELECT tag_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, n FROM ticket_rollup_present_tag_group_hist
+          WHERE company_id = $1 AND n <> 0 ORDER BY tag_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
+        [c.id],
+      ),
+    });
+    const presentPerTag = async () => ({
+      counts: await app.sql.many(
+        `SELECT x.tag_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me, ${summed} FROM ticket_rollup_present p ${unnest}
+          WHERE p.company_id = $1 GROUP BY x.tag_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me
+         HAVING (sum(created), sum(started), sum(finished), sum(answered), sum(rated)) <> (0, 0, 0, 0, 0)
+          ORDER BY x.tag_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me`,
+        [c.id],
+      ),
+      dims: await app.sql.many(
+        `SELECT x.tag_id, ticket_status, dim, day, metric, key, bucket, sum(n)::int AS n FROM ticket_rollup_present_hist p ${unnest}
+          WHERE p.company_id = $1 GROUP BY x.tag_id, ticket_status, dim, day, metric, key, bucket HAVING sum(n) <> 0
+          ORDER BY x.tag_id, ticket_status, dim, day, metric, key, bucket`,
+        [c.id],
+      ),
+      groups: await app.sql.many(
+        `SELECT x.tag_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, sum(n)::int AS n
+           FROM ticket_rollup_present_group_hist p ${unnest} WHERE p.company_id = $1
+          GROUP BY x.tag_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket HAVING sum(n) <> 0
+          ORDER BY x.tag_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket`,
+        [c.id],
+      ),
+    });
+    const tagBefore = await tagTables();
+    expect(tagBefore.counts.length).toBeGreaterThan(0);
+    expect(tagBefore.dims.length).toBeGreaterThan(0);
+    expect(tagBefore.groups.length).toBeGreaterThan(0);
+    expect(tagBefore).toEqual(await presentPerTag());
     const before = await snapshot();
     const presentBefore = await present();
     const groupsBefore = await groups();
@@ -429,6 +476,7 @@ describe("report roll-up", () => {
     expect(await present()).toEqual(presentBefore);
     expect(await groups()).toEqual(groupsBefore);
     expect(await statusTables()).toEqual(statusBefore);
+    expect(await tagTables()).toEqual(tagBefore);
   });
 
   it("folds every company's deltas in on the periodic sweep, without a read", async () => {

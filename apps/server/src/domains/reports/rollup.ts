@@ -14,24 +14,28 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
 /**
  * The roll-up that holds these filters and this grouping: "groups" (ticket_rollup: agent, queue,
  * connection, origin in any combination), "tags" (ticket_rollup_tag: a tag alone, or the breakdown by
- * tag without filters), "status" (ticket_rollup_status, migration 0822: the ticket's status now,
- * without its tags, with any of the cycle's filters) or "present" (ticket_rollup_present, migrations
- * 0790 and 0792: the status now and the tag set, with any of the cycle's filters; the breakdown by tag
- * with filters reads it through the tag sets). The present tables split every group by tag set, so
- * at a real company's tag diversity they hold about a row per cycle: a read without a tag never
- * goes there.
+ * tag without filters), "status" (ticket_rollup_status, migration 0822: the ticket's status now, with
+ * any of the cycle's filters) or "presentTag" (ticket_rollup_present_tag, migration 0824: the status
+ * now per tag the ticket carries, with any of the cycle's filters: a tag with other filters, and the
+ * breakdown by tag with any filter). The tables per tag set (0790) are the dashboard's, for "any of
+ * these tags"; at a real company's tag diversity they hold about a row per cycle, so no report reads them.
  */
-type Source = "groups" | "tags" | "status" | "present";
+type Source = "groups" | "tags" | "status" | "presentTag" | "present";
 function sourceFor(f: ReportFilters, by: ReportDimension | null = null): Source {
   const cycleFilters = setFilters(f).length;
-  if (by === "tag") return cycleFilters === 0 && f.status === undefined && f.tagId === undefined ? "tags" : "present";
-  if (f.status !== undefined) return f.tagId === undefined ? "status" : "present";
-  if (f.tagId !== undefined) return cycleFilters === 0 ? "tags" : "present";
+  // the breakdown by tag under a tag: the other tags of the tickets that carry it, only the sets know
+  if (by === "tag" && f.tagId !== undefined) return "present";
+  if (by === "tag") return cycleFilters === 0 && f.status === undefined ? "tags" : "presentTag";
+  if (f.status !== undefined) return f.tagId === undefined ? "status" : "presentTag";
+  if (f.tagId !== undefined) return cycleFilters === 0 ? "tags" : "presentTag";
   return "groups";
 }
 
-/** The clauses of the ticket's present (status, a tag through the tag sets), alias `alias`. */
-function presentFilterSql(f: ReportFilters, params: unknown[], alias: string): string {
+/**
+ * The clauses of the ticket's present (status, tag), alias `alias`: the tag is the row's own in the
+ * per-tag tables, or one of its set's in the tables per set.
+ */
+function presentFilterSql(f: ReportFilters, params: unknown[], alias: string, source: Source): string {
   let out = "";
   if (f.status !== undefined) {
     params.push(f.status);
@@ -39,26 +43,26 @@ function presentFilterSql(f: ReportFilters, params: unknown[], alias: string): s
   }
   if (f.tagId !== undefined) {
     params.push(f.tagId);
-    out += ` AND ${alias}.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND $${params.length}::int = ANY (s.tag_ids))`;
+    out +=
+      source === "present"
+        ? ` AND ${alias}.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND $${params.length}::int = ANY (s.tag_ids))`
+        : ` AND ${alias}.tag_id = $${params.length}`;
   }
   return out;
 }
 
-/** Each tag of the row's set (alias `alias`): a cycle counts under each tag its ticket carries. */
-const EACH_TAG = (alias: string) =>
-  ` JOIN ticket_tagsets s ON s.company_id = ${alias}.company_id AND s.id = ${alias}.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)`;
-
 /**
- * The rows of `table` (alias `alias`) under `where`, summed per tag set first (`columns` kept as
- * they are named, `sums` summed under their own names), then each set's sums under each of its tags:
- * at a real company's tag diversity the present tables hold about a row per cycle, and unnesting every
- * row's set before grouping multiplied the rows to join and group (96 ms for the counts of 77k rows at
- * 100k tickets) where a few hundred sets were enough.
+ * The rows of a table per tag set (alias `alias`) under `where`, summed per set first (`columns`
+ * kept, `sums` summed under their own names), then each set's sums under each of its tags as
+ * `tag_id`: a cycle counts under each tag its ticket carries.
  */
 const perTagOfSets = (table: string, alias: string, where: string, columns: string[], sums: string[]) => {
   const keep = ["company_id", "tagset_id", ...columns].map((c) => `${alias}.${c}`).join(", ");
   const summed = sums.map((c) => `sum(${alias}.${c}) AS ${c}`).join(", ");
-  return `(SELECT ${keep}, ${summed} FROM ${table} ${alias} WHERE ${where} GROUP BY ${keep}) ${alias}${EACH_TAG(alias)}`;
+  return `(SELECT x.tag_id, ${columns.map((c) => `${alias}.${c}`).concat(sums.map((c) => `${alias}.${c}`)).join(", ")}
+             FROM (SELECT ${keep}, ${summed} FROM ${table} ${alias} WHERE ${where} GROUP BY ${keep}) ${alias}
+             JOIN ticket_tagsets s ON s.company_id = ${alias}.company_id AND s.id = ${alias}.tagset_id
+            CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)) ${alias}`;
 };
 const COUNT_COLUMNS = ["created", "finished", "answered", "rated", "r1", "r2", "r3", "r4", "r5"];
 
@@ -71,13 +75,11 @@ function countsScope(f: ReportFilters, params: unknown[], by: ReportDimension | 
     params.push(f.tagId);
     return { table: "ticket_rollup_tag r", where: `${days} AND r.tag_id = $${params.length}` };
   }
-  if (source === "present") {
-    const where = days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r");
-    if (by === "tag") return { table: perTagOfSets("ticket_rollup_present", "r", where, [], COUNT_COLUMNS), where: "true" };
-    return { table: "ticket_rollup_present r", where };
-  }
-  if (source === "status") return { table: "ticket_rollup_status r", where: days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r") };
-  return { table: "ticket_rollup r", where: days + rollupFilterSql(f, params) };
+  const where = days + rollupFilterSql(f, params) + presentFilterSql(f, params, "r", source);
+  if (source === "present") return { table: perTagOfSets("ticket_rollup_present", "r", where, [], COUNT_COLUMNS), where: "true" };
+  if (source === "presentTag") return { table: "ticket_rollup_present_tag r", where };
+  if (source === "status") return { table: "ticket_rollup_status r", where };
+  return { table: "ticket_rollup r", where };
 }
 
 /** The roll-up's grouping columns per filter or breakdown, and the histogram dimension of each. */
@@ -126,7 +128,7 @@ function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: numb
 /**
  * The histogram read of these filters and this grouping (alias h; $1 company, $2..$3 days): the
  * per-tag tables (source "tags"), the per-dimension ones when one dimension answers (histogramFor),
- * else the per-group ones; with the ticket's present, their present versions (0790, 0792).
+ * else the per-group ones; with the ticket's present, their status or per-tag versions (0822, 0824).
  */
 function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unknown[]): string {
   const source = sourceFor(f, by);
@@ -143,11 +145,11 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
     }
     return groupBy(by === "tag" ? "h.tag_id" : "NULL::int", "ticket_rollup_tag_hist h", where);
   }
-  const present = source === "present" || source === "status";
-  const prefix = source === "present" ? "ticket_rollup_present" : source === "status" ? "ticket_rollup_status" : "ticket_rollup";
-  // by tag: the rows summed per set first, then under each tag of the set
+  const present = source !== "groups";
+  const prefix = { present: "ticket_rollup_present", presentTag: "ticket_rollup_present_tag", status: "ticket_rollup_status", groups: "ticket_rollup" }[source];
+  // by tag under a tag: the rows per set summed first, then under each tag of the set
   const grouped = (key: string, table: string, where: string) =>
-    by === "tag" ? groupBy(key, perTagOfSets(table, "h", where, ["metric", "bucket"], ["n"]), "true") : groupBy(key, `${table} h`, where);
+    source === "present" ? groupBy(key, perTagOfSets(table, "h", where, ["metric", "bucket"], ["n"]), "true") : groupBy(key, `${table} h`, where);
   const hist = histogramFor(f, by);
   if (hist) {
     params.push(hist.dim);
@@ -157,12 +159,12 @@ function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unkn
       params.push(hist.key);
       where += ` AND h.key = $${params.length}`;
     }
-    if (present) where += presentFilterSql(f, params, "h");
-    const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : "h.key";
+    if (present) where += presentFilterSql(f, params, "h", source);
+    const key = by === null ? "NULL::int" : by === "tag" ? "h.tag_id" : "h.key";
     return grouped(key, `${prefix}_hist`, where);
   }
-  const where = days + rollupFilterSql(f, params, "h") + (present ? presentFilterSql(f, params, "h") : "");
-  const key = by === null ? "NULL::int" : by === "tag" ? "x.tag_id" : `h.${BREAKDOWN[by]!.column}`;
+  const where = days + rollupFilterSql(f, params, "h") + (present ? presentFilterSql(f, params, "h", source) : "");
+  const key = by === null ? "NULL::int" : by === "tag" ? "h.tag_id" : `h.${BREAKDOWN[by]!.column}`;
   return grouped(key, `${prefix}_group_hist`, where);
 }
 
@@ -212,7 +214,7 @@ interface CountRow {
  * range are returned, as the live queries return them.
  */
 export async function figures(sql: Sql, companyId: number, days: Days, f: ReportFilters, by: ReportDimension | null): Promise<Map<number | null, FigureRow>> {
-  const column = by === null ? null : by === "tag" ? (sourceFor(f, by) === "tags" ? "r.tag_id" : "x.tag_id") : `r.${BREAKDOWN[by]!.column}`;
+  const column = by === null ? null : by === "tag" ? "r.tag_id" : `r.${BREAKDOWN[by]!.column}`;
   const params: unknown[] = [companyId, days.from, days.to];
   const { table, where } = countsScope(f, params, by);
   const countsSql = `SELECT ${column ?? "NULL::int"} AS key,
