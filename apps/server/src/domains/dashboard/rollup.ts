@@ -60,8 +60,21 @@ function inTagSets(tags: number[] | null, params: unknown[], alias: string): str
   return ` AND ${alias}.tagset_id IN (SELECT s.id FROM ticket_tagsets s WHERE s.company_id = $1 AND s.tag_ids && $${params.length}::int[])`;
 }
 
-/** The counts table: ticket_rollup, or with a tag filter the one that keeps the tickets' tag sets. */
-const countsTable = (tags: number[] | null) => (tags ? "ticket_rollup_present" : "ticket_rollup");
+/**
+ * The counts rows (alias r) of the tag filter, clause appended to `params`: none, one tag's rows of
+ * the per-tag roll-up (migration 0824: a twelfth of the sets' rows at a real company's diversity), or
+ * for several tags the rows of the sets holding one of them (each ticket in exactly one set, so
+ * "any of these tags" counts it once).
+ */
+function countsOf(tags: number[] | null, params: unknown[]): { table: string; where: string } {
+  if (!tags) return { table: "ticket_rollup r", where: "" };
+  const distinct = [...new Set(tags)];
+  if (distinct.length === 1) {
+    params.push(distinct[0]);
+    return { table: "ticket_rollup_present_tag r", where: ` AND r.tag_id = $${params.length}` };
+  }
+  return { table: "ticket_rollup_present r", where: inTagSets(distinct, params, "r") };
+}
 
 /** Tickets waiting (pending) and being handled (open, paused) now, from the status counters. */
 export function currentLoad(sql: Sql, companyId: number, tags: number[] | null = null) {
@@ -116,18 +129,19 @@ export interface RangeFigures {
 /**
  * The range's figures in one scan of the days' roll-up rows (grouped per agent first, then summed):
  * the finished count and average handling time, the average wait and the attendants' figures. Under
- * a tag filter the rows are those of the tag sets holding one of the tags.
+ * a tag filter the rows are those of the tag (countsOf).
  */
 export async function rangeFigures(sql: Sql, companyId: number, days: Days, tags: number[] | null = null): Promise<RangeFigures> {
   const params: unknown[] = [companyId, days.from, days.to];
+  const counts = countsOf(tags, params);
   return sql.one<RangeFigures>(
     `WITH per_user AS (
        SELECT r.user_id, sum(r.finished) AS finished, sum(r.support_sum) AS support_sum, sum(r.support_n) AS support_n,
               sum(r.wait_sum) AS wait_sum, sum(r.waited) AS waited, sum(r.started) AS started,
               COALESCE(sum(r.started) FILTER (WHERE r.origin_from_me), 0) AS ativo,
               COALESCE(sum(r.started) FILTER (WHERE NOT r.origin_from_me), 0) AS receptivo
-         FROM ${countsTable(tags)} r
-        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${inTagSets(tags, params, "r")}
+         FROM ${counts.table}
+        WHERE r.company_id = $1 AND r.day >= $2::date AND r.day <= $3::date${counts.where}
         GROUP BY r.user_id
      ), people AS (
        SELECT COALESCE(json_agg(json_build_object(
