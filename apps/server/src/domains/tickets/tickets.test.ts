@@ -422,7 +422,7 @@ describe("tickets: list, search and sync", () => {
     expect(walked.flat()).toHaveLength(30);
     expect(new Set(walked.flat()).size).toBe(30);
     expect(walkedPair.flat()).toHaveLength(15); // both words required: the even ones of the 30
-    expect(walkedPair.flat().every((id) => walked.flat().includes(id))).toBe(true);
+    expectEvery(walkedPair.flat(), (id) => walked.flat().includes(id));
   });
 
   it("search finds words by their start, without accents, all words required, in messages, edited text and the contact's name", async () => {
