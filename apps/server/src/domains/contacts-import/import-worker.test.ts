@@ -78,7 +78,9 @@ describe("the contacts import's worker thread", () => {
   });
 
   it("the server closing stops a running import at once: its attempt fails (pg-boss retries it) and the retry imports every row", async () => {
-    const id = await queuedImport(rows(5_000, 300_000), 5_000);
+    // enough rows that the stop at the second progress announcement always finds batches still to run
+    // (with 5,000 a fast run could store the last batch before the stop reached the thread)
+    const id = await queuedImport(rows(20_000, 300_000), 20_000);
     let batches = 0;
     const realtime = app.ctx.realtime;
     // the first progress announcement is where the "shutdown" happens (as the server's close would)
@@ -97,9 +99,9 @@ describe("the contacts import's worker thread", () => {
     await runImportJob(app.ctx, { companyId: t.companyId, importId: id });
     // the retry reads the whole file again: rows the stopped attempt had stored count as updated
     const done = await stored(id);
-    expect(done).toMatchObject({ status: "done", processed: 5_000, content: null });
-    expect(done.imported + done.updated).toBe(5_000);
-    const contacts = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1 AND name ~ '^Contato 30[0-4][0-9]{3}$'", [t.companyId]);
-    expect(contacts.n).toBe(5_000);
+    expect(done).toMatchObject({ status: "done", processed: 20_000, content: null });
+    expect(done.imported + done.updated).toBe(20_000);
+    const contacts = await app.sql.one<{ n: number }>("SELECT count(*)::int AS n FROM contacts WHERE company_id = $1 AND name ~ '^Contato 3[01][0-9]{4}$'", [t.companyId]);
+    expect(contacts.n).toBe(20_000);
   });
 });
