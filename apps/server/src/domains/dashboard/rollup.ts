@@ -62,7 +62,7 @@ function inTagSets(tags: number[] | null, params: unknown[], alias: string): str
 
 /**
  * The counts rows (alias r) of the tag filter, clause appended to `params`: none, one tag's rows of
- * the per-tag roll-up (migration 0824: a twelfth of the sets' rows at a real company's diversity), or
+ * the per-tag roll-up (migration 0822: a twelfth of the sets' rows at a real company's diversity), or
  * for several tags the rows of the sets holding one of them (each ticket in exactly one set, so
  * "any of these tags" counts it once).
  */

@@ -414,7 +414,7 @@ describe("report roll-up", () => {
         [c.id],
       ),
     });
-    // the per-tag tables (0824) against the present tables with each set's tags unnested
+    // the per-tag tables (0822) against the present tables with each set's tags unnested
     const unnest = "JOIN ticket_tagsets s ON s.company_id = p.company_id AND s.id = p.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)";
     const tagTables = async () => ({
       counts: await app.sql.many(

@@ -15,7 +15,7 @@ import { NO_FIGURES, type FigureRow } from "./filters.js";
  * The roll-up that holds these filters and this grouping: "groups" (ticket_rollup: agent, queue,
  * connection, origin in any combination), "tags" (ticket_rollup_tag: a tag alone, or the breakdown by
  * tag without filters), "status" (ticket_rollup_status, migration 0822: the ticket's status now, with
- * any of the cycle's filters) or "presentTag" (ticket_rollup_present_tag, migration 0824: the status
+ * any of the cycle's filters) or "presentTag" (ticket_rollup_present_tag, migration 0822: the status
  * now per tag the ticket carries, with any of the cycle's filters: a tag with other filters, and the
  * breakdown by tag with any filter). The tables per tag set (0790) are the dashboard's, for "any of
  * these tags"; at a real company's tag diversity they hold about a row per cycle, so no report reads them.
@@ -128,7 +128,7 @@ function histogramFor(f: ReportFilters, by: ReportDimension | null): { dim: numb
 /**
  * The histogram read of these filters and this grouping (alias h; $1 company, $2..$3 days): the
  * per-tag tables (source "tags"), the per-dimension ones when one dimension answers (histogramFor),
- * else the per-group ones; with the ticket's present, their status or per-tag versions (0822, 0824).
+ * else the per-group ones; with the ticket's present, their status or per-tag versions (0822).
  */
 function histogramSql(f: ReportFilters, by: ReportDimension | null, params: unknown[]): string {
   const source = sourceFor(f, by);

@@ -1,4 +1,87 @@
--- The ticket's present per tag (issue 30 item 5). The reports' tag filter with any other filter, and
+-- The ticket's present status without its tags (issue 30 item 5). A status filter (or a status with
+-- the cycle's filters) read ticket_rollup_present (0790), whose groups also split by tag set: with the
+-- tag diversity of a real company (300 ticket tag sets in use at 100k tickets) that table held as many
+-- rows as there were cycles (98k of 100k) and its histograms more (445k), so "closed tickets over 90
+-- days" summed every one of them (157 ms p50 at 100k). The same three tables without the set hold
+-- 17k, 70k and 64k rows there and answer every read that has a status and no tag. They are folded from
+-- the same delta rows by the same compaction, so nothing new is written per ticket change.
+
+-- No compaction between the fill below and the new function: the fill sums the present tables as
+-- they are, and the deltas still pending are folded into every table afterwards.
+LOCK TABLE ticket_rollup_delta IN EXCLUSIVE MODE;
+
+CREATE TABLE ticket_rollup_status (
+  company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  day date NOT NULL,
+  ticket_status text,
+  user_id integer,
+  queue_id integer,
+  whatsapp_id integer,
+  origin_from_me boolean NOT NULL,
+  created integer NOT NULL DEFAULT 0,
+  started integer NOT NULL DEFAULT 0,
+  waited integer NOT NULL DEFAULT 0,
+  wait_sum numeric NOT NULL DEFAULT 0,
+  finished integer NOT NULL DEFAULT 0,
+  support_n integer NOT NULL DEFAULT 0,
+  support_sum numeric NOT NULL DEFAULT 0,
+  answered integer NOT NULL DEFAULT 0,
+  rated integer NOT NULL DEFAULT 0,
+  r1 integer NOT NULL DEFAULT 0, r2 integer NOT NULL DEFAULT 0, r3 integer NOT NULL DEFAULT 0,
+  r4 integer NOT NULL DEFAULT 0, r5 integer NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX ticket_rollup_status_key
+  ON ticket_rollup_status (company_id, ticket_status, day, user_id, queue_id, whatsapp_id, origin_from_me) NULLS NOT DISTINCT;
+
+-- dim 0 whole (key null), 1 agent, 2 queue, 3 connection, 4 origin (1 ativo, 0 receptivo), as ticket_rollup_hist
+CREATE TABLE ticket_rollup_status_hist (
+  company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  ticket_status text,
+  dim smallint NOT NULL,
+  day date NOT NULL,
+  metric smallint NOT NULL,
+  key integer,
+  bucket integer NOT NULL,
+  n integer NOT NULL
+);
+CREATE UNIQUE INDEX ticket_rollup_status_hist_key
+  ON ticket_rollup_status_hist (company_id, dim, ticket_status, day, metric, key, bucket) INCLUDE (n) NULLS NOT DISTINCT;
+
+CREATE TABLE ticket_rollup_status_group_hist (
+  company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+  ticket_status text,
+  day date NOT NULL,
+  metric smallint NOT NULL,
+  user_id integer,
+  queue_id integer,
+  whatsapp_id integer,
+  origin_from_me boolean NOT NULL,
+  bucket integer NOT NULL,
+  n integer NOT NULL
+);
+CREATE UNIQUE INDEX ticket_rollup_status_group_hist_key
+  ON ticket_rollup_status_group_hist (company_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket)
+  INCLUDE (n) NULLS NOT DISTINCT;
+
+INSERT INTO ticket_rollup_status (company_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me,
+                                  created, started, waited, wait_sum, finished, support_n, support_sum, answered, rated, r1, r2, r3, r4, r5)
+SELECT company_id, day, ticket_status, user_id, queue_id, whatsapp_id, origin_from_me,
+       sum(created), sum(started), sum(waited), sum(wait_sum), sum(finished), sum(support_n), sum(support_sum),
+       sum(answered), sum(rated), sum(r1), sum(r2), sum(r3), sum(r4), sum(r5)
+  FROM ticket_rollup_present
+ GROUP BY company_id, ticket_status, day, user_id, queue_id, whatsapp_id, origin_from_me;
+
+INSERT INTO ticket_rollup_status_hist (company_id, ticket_status, dim, day, metric, key, bucket, n)
+SELECT company_id, ticket_status, dim, day, metric, key, bucket, sum(n)
+  FROM ticket_rollup_present_hist
+ GROUP BY company_id, dim, ticket_status, day, metric, key, bucket;
+
+INSERT INTO ticket_rollup_status_group_hist (company_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, n)
+SELECT company_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket, sum(n)
+  FROM ticket_rollup_present_group_hist
+ GROUP BY company_id, ticket_status, day, metric, user_id, queue_id, whatsapp_id, origin_from_me, bucket;
+
+-- And the ticket's present per tag (issue 30 item 5). The reports' tag filter with any other filter, and
 -- the breakdown by tag with any filter, read ticket_rollup_present (0790) through the tag sets holding
 -- the tag: at a real company's diversity (298 ticket tag sets at 1M tickets) those tables held 497k,
 -- 2.07M and 812k rows, and such a report took 160-370 ms. The same groups per tag instead of per set
@@ -8,7 +91,6 @@
 -- by the same compaction (each delta's set unnested there); "any of these tags" (the dashboard) keeps
 -- the sets, where a ticket with two of the tags must count once.
 
-LOCK TABLE ticket_rollup_delta IN EXCLUSIVE MODE;
 
 CREATE TABLE ticket_rollup_present_tag (
   company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
@@ -84,7 +166,8 @@ SELECT p.company_id, x.tag_id, p.ticket_status, p.day, p.metric, p.user_id, p.qu
   FROM ticket_rollup_present_group_hist p JOIN ticket_tagsets s ON s.company_id = p.company_id AND s.id = p.tagset_id CROSS JOIN LATERAL unnest(s.tag_ids) AS x(tag_id)
  GROUP BY p.company_id, x.tag_id, p.ticket_status, p.day, p.metric, p.user_id, p.queue_id, p.whatsapp_id, p.origin_from_me, p.bucket;
 
--- As 0822's, with the three per-tag tables folded from the same events and durations.
+-- As 0812's, with the three status tables and the three per-tag tables folded from the same events and
+-- durations (each delta's tag set unnested for the per-tag ones): one function for both sets of tables.
 CREATE OR REPLACE FUNCTION ticket_rollup_compact(p_company integer) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   tz text;
@@ -276,7 +359,7 @@ BEGIN
   ON CONFLICT (company_id, day, tagset_id) DO UPDATE SET n = c.n + EXCLUDED.n;
 END $$;
 
--- As 0822's, with the per-tag tables emptied too.
+-- As 0812's, with the status and per-tag tables emptied too.
 CREATE OR REPLACE FUNCTION ticket_rollup_rebuild(p_company integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(41001, p_company);
